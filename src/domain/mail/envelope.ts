@@ -1,0 +1,115 @@
+import { Compile } from "typebox/compile";
+import { type Static, Type } from "typebox";
+import { err, ok, type Result } from "neverthrow";
+import { isAddress } from "./address.js";
+import { inReplyToMax } from "../limits.js";
+
+export const mailKinds = ["request", "ask", "message", "reply"] as const;
+export type MailKind = (typeof mailKinds)[number];
+export const replyStatuses = ["done", "stopped", "failed"] as const;
+export type ReplyStatus = (typeof replyStatuses)[number];
+
+/** What this package writes: all nine fields, always. */
+export const Envelope = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9_-][A-Za-z0-9._-]*$" }),
+  from: Type.String({ minLength: 1 }),
+  to: Type.String({ minLength: 1 }),
+  kind: Type.Union([Type.Literal("request"), Type.Literal("ask"), Type.Literal("message"), Type.Literal("reply")]),
+  hops: Type.Integer({ minimum: 0 }),
+  in_reply_to: Type.Array(Type.String({ minLength: 1 }), { maxItems: inReplyToMax }),
+  status: Type.Union([Type.Literal(""), Type.Literal("done"), Type.Literal("stopped"), Type.Literal("failed")]),
+  ts: Type.String(),
+  body: Type.String(),
+});
+export type Envelope = Static<typeof Envelope>;
+
+/** What may be on disk: written by any copy of any implementation, old or new. Extra fields pass. */
+const StoredEnvelope = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  from: Type.String({ minLength: 1 }),
+  to: Type.String({ minLength: 1 }),
+  kind: Type.Optional(Type.String()),
+  hops: Type.Optional(Type.Integer({ minimum: 0 })),
+  in_reply_to: Type.Optional(Type.Array(Type.String())),
+  status: Type.Optional(Type.String()),
+  ts: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+  body: Type.String(),
+});
+
+const checkEnvelope = Compile(Envelope);
+const checkStored = Compile(StoredEnvelope);
+
+export type DecodeError =
+  | { kind: "not-json"; reason: string }
+  | { kind: "bad-shape"; reason: string }
+  | { kind: "too-many-requests"; count: number; max: number }
+  | { kind: "bad-address"; field: "from" | "to"; value: string };
+
+/** Reads an envelope from its file text under the spec's forward- and backward-compatibility rules. */
+export function decodeEnvelope(text: string): Result<Envelope, DecodeError> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return err({ kind: "not-json", reason: e instanceof Error ? e.message : String(e) });
+  }
+  return normalizeEnvelope(raw);
+}
+
+export function normalizeEnvelope(raw: unknown): Result<Envelope, DecodeError> {
+  if (!checkStored.Check(raw)) {
+    const first = checkStored.Errors(raw)[0];
+    return err({ kind: "bad-shape", reason: first ? `${first.instancePath || "/"} ${first.message}` : "not an object" });
+  }
+  const inReplyTo = raw.in_reply_to ?? [];
+  if (inReplyTo.length > inReplyToMax) return err({ kind: "too-many-requests", count: inReplyTo.length, max: inReplyToMax });
+  if (!isAddress(raw.from)) return err({ kind: "bad-address", field: "from", value: raw.from });
+  if (!isAddress(raw.to)) return err({ kind: "bad-address", field: "to", value: raw.to });
+  const kind = readKind(raw.kind, inReplyTo.length);
+  const envelope: Envelope = {
+    id: raw.id,
+    from: raw.from,
+    to: raw.to,
+    kind,
+    hops: raw.kind === undefined && raw.hops === undefined ? 0 : (raw.hops ?? 0),
+    in_reply_to: inReplyTo,
+    status: kind === "reply" ? readStatus(raw.status) : "",
+    ts: typeof raw.ts === "number" ? String(raw.ts) : (raw.ts ?? ""),
+    body: raw.body,
+  };
+  if (!checkEnvelope.Check(envelope)) {
+    const first = checkEnvelope.Errors(envelope)[0];
+    return err({ kind: "bad-shape", reason: first ? `${first.instancePath || "/"} ${first.message}` : "invalid" });
+  }
+  return ok(envelope);
+}
+
+// Unknown kinds are read as message (the original is not kept); an envelope from before `kind`
+// existed is a reply when it names what it answers, else a request.
+function readKind(kind: string | undefined, inReplyToCount: number): MailKind {
+  if (kind === undefined) return inReplyToCount > 0 ? "reply" : "request";
+  return (mailKinds as readonly string[]).includes(kind) ? (kind as MailKind) : "message";
+}
+
+// A status this version does not know cannot claim to be an answer: it reads as failed.
+function readStatus(status: string | undefined): ReplyStatus {
+  if (status === undefined || status === "") return "done";
+  return (replyStatuses as readonly string[]).includes(status) ? (status as ReplyStatus) : "failed";
+}
+
+/** Serializes an envelope, asserting the schema first: a bad envelope is a bug, never written. */
+export function encodeEnvelope(envelope: Envelope): string {
+  if (!checkEnvelope.Check(envelope)) {
+    const first = checkEnvelope.Errors(envelope)[0];
+    throw new Error(`refusing to write an invalid envelope: ${first?.instancePath} ${first?.message}`);
+  }
+  if ((envelope.kind === "reply") !== (envelope.status !== "")) {
+    throw new Error("refusing to write an envelope: status is set exactly on replies");
+  }
+  return JSON.stringify(envelope);
+}
+
+/** `<send time in ms, 15 digits>-<id>.json`: every implementation sorts an inbox by send time. */
+export function envelopeFileName(sentAtMs: number, id: string): string {
+  return `${String(Math.max(0, Math.trunc(sentAtMs))).padStart(15, "0")}-${id}.json`;
+}

@@ -1,0 +1,21 @@
+// Fields that any process of the user can write (names, cwds, ids, statuses, paths) end up in
+// the label the model reads. None of them may start a line of its own or reorder the text.
+
+// C0 (tab included), DEL, C1, U+2028/U+2029 (the spec's set), and beyond it: bidi embeddings,
+// overrides and isolates, LRM/RLM/ALM, zero-width and other invisible format characters, BOM.
+const unsafe =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb]|\p{Cf}/gu;
+
+/** Replaces every control, separator, bidi and invisible format character with a space. */
+export function sanitizeField(value: string, charsMax: number): string {
+  const clean = value.replace(unsafe, " ");
+  return clean.length > charsMax ? `${clean.slice(0, charsMax)}…` : clean;
+}
+
+/** True when the text holds a character `sanitizeField` would replace. */
+export function hasUnsafeChars(value: string): boolean {
+  unsafe.lastIndex = 0;
+  const found = unsafe.test(value);
+  unsafe.lastIndex = 0;
+  return found;
+}

@@ -1,0 +1,26 @@
+/** The custom message type under which mail enters the host's conversation. */
+export const mailMessageType = "session-mail";
+
+export interface InjectedMail {
+  /** The label-framed text the model reads. */
+  content: string;
+  /** What the host keeps with the message, so it can tell the engine when it was read. */
+  details: { mailId: string; kind: string; from: string; path: string };
+}
+
+export interface InjectOptions {
+  triggerTurn: boolean;
+  deliverAs: "steer" | "followUp";
+}
+
+export type NoticeLevel = "info" | "warning" | "error";
+
+/** The agent session the engine serves: Pi in production, a scripted fake agent in the simulator. */
+export interface AgentHost {
+  inject(mail: InjectedMail, options: InjectOptions): void;
+  notify(text: string, level: NoticeLevel): void;
+  /** The footer text, or undefined to clear it. */
+  setStatus(text: string | undefined): void;
+  /** Whether mail with this id already entered the conversation (a restart must not show it twice). */
+  hasShown(mailId: string): boolean;
+}
