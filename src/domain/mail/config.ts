@@ -1,0 +1,49 @@
+import { configFileBytesMax, hopLimitDefault, hopLimitMax, pruneAfterDaysDefault, pruneAfterDaysMax } from "../limits.js";
+
+export interface MailConfig {
+  hopLimit: number;
+  pruneAfterDays: number;
+}
+
+export const defaultConfig: MailConfig = { hopLimit: hopLimitDefault, pruneAfterDays: pruneAfterDaysDefault };
+
+/** What reading `session-mail.json` found: absent, its text, or why it could not be read. */
+export type ConfigSource = { kind: "missing" } | { kind: "text"; text: string } | { kind: "unreadable"; reason: string };
+
+export interface ConfigReading {
+  config: MailConfig;
+  /** Set when the file or a value was invalid: the defaults stand in, and the session warns once. */
+  problem: string | undefined;
+}
+
+function positiveInteger(value: unknown, max: number): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max;
+}
+
+/** Parses `session-mail.json`. A missing file or key means the default; anything invalid means
+ * the default too, with a problem to warn about. Unknown keys are ignored (forward compatibility). */
+export function readConfig(source: ConfigSource, path: string): ConfigReading {
+  if (source.kind === "missing") return { config: defaultConfig, problem: undefined };
+  if (source.kind === "unreadable") return { config: defaultConfig, problem: `${path} is unreadable (${source.reason}); using the defaults.` };
+  if (source.text.length > configFileBytesMax) return { config: defaultConfig, problem: `${path} is too large; using the defaults.` };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(source.text);
+  } catch {
+    return { config: defaultConfig, problem: `${path} is not valid JSON; using the defaults (5 hops, 30 days).` };
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return { config: defaultConfig, problem: `${path} must hold a JSON object; using the defaults (5 hops, 30 days).` };
+  }
+  const record = raw as Record<string, unknown>;
+  const problems: string[] = [];
+  const pick = (key: keyof MailConfig, max: number): number => {
+    const value = record[key];
+    if (value === undefined) return defaultConfig[key];
+    if (positiveInteger(value, max)) return value;
+    problems.push(`${key} must be a positive integer (at most ${max}); using ${defaultConfig[key]}`);
+    return defaultConfig[key];
+  };
+  const config = { hopLimit: pick("hopLimit", hopLimitMax), pruneAfterDays: pick("pruneAfterDays", pruneAfterDaysMax) };
+  return { config, problem: problems.length > 0 ? `${path}: ${problems.join("; ")}.` : undefined };
+}

@@ -1,0 +1,100 @@
+// The state one mailbox engine keeps, shared by its parts (inbox, outbox, presence, settle).
+import type { AgentHost, NoticeLevel } from "../../../ports/agent-host.js";
+import type { Clock, TimerHandle } from "../../../ports/clock.js";
+import type { ConfigFile } from "../../../ports/config-file.js";
+import type { Entropy } from "../../../ports/entropy.js";
+import type { MailStore } from "../../../ports/mail-store.js";
+import type { ProcessProbe } from "../../../ports/process-probe.js";
+import type { Watcher, WatchHandle } from "../../../ports/watcher.js";
+import type { Address } from "../address.js";
+import type { Envelope } from "../envelope.js";
+import type { HopState } from "../hop-rules.js";
+import type { OwedMail } from "../settle-rules.js";
+import type { BoundedIdSet } from "./bounded-id-set.js";
+
+export interface EngineOptions {
+  store: MailStore;
+  probe: ProcessProbe;
+  clock: Clock;
+  watcher: Watcher;
+  entropy: Entropy;
+  host: AgentHost;
+  config: ConfigFile;
+  /** fsync each delivered envelope and its folder (on by default in production). */
+  durable: boolean;
+  /** How often the inbox is polled behind the watcher. */
+  pollIntervalMs: number;
+  /** Whether to watch new/ at all (off: poll only). */
+  watch: boolean;
+}
+
+export interface SessionIdentity {
+  address: Address;
+  name: string | undefined;
+  cwd: string;
+}
+
+/** What a `message:inbound` listener receives; it may set `handled` to take the mail over. */
+export interface InboundMail {
+  envelope: Envelope;
+  path: string;
+  requests: Array<{ envelope: Envelope; path: string }>;
+  handled: boolean;
+}
+
+export type InboundListener = (mail: InboundMail) => void;
+
+export type AskOutcome =
+  | { kind: "answered"; envelope: Envelope; path: string }
+  | { kind: "timeout" }
+  | { kind: "target-gone" }
+  | { kind: "aborted" };
+
+export interface WaitingAsk {
+  id: string;
+  to: Address;
+  finish(outcome: AskOutcome): void;
+}
+
+export interface PendingMail extends OwedMail {
+  hops: number;
+}
+
+export interface EngineState {
+  identity: SessionIdentity | undefined;
+  closed: boolean;
+  busy: boolean;
+  hops: HopState;
+  /** Injected, not yet read, in injection order. */
+  pending: Map<string, PendingMail>;
+  /** Read since the last settle (requests, asks, messages). */
+  read: OwedMail[];
+  /** Requests held across stopped runs. */
+  held: OwedMail[];
+  /** Requests and asks this session received, by id, for session_mail_reply's checks. */
+  received: Map<string, OwedMail>;
+  /** Asks and requests answered (by the tool or at a settle): never answered twice. */
+  answered: BoundedIdSet;
+  /** Envelope ids already shown or handed over: never delivered twice. */
+  delivered: BoundedIdSet;
+  /** Requests and asks this session sent that have no answer yet. */
+  awaiting: BoundedIdSet;
+  /** Asks of this session that stopped waiting: a late answer is delivered as mail. */
+  abandonedAsks: BoundedIdSet;
+  waiting: WaitingAsk | undefined;
+  listeners: InboundListener[];
+  warned: Set<string>;
+  lastRecordText: string | undefined;
+  watch: WatchHandle | undefined;
+  poll: TimerHandle | undefined;
+  scanning: boolean;
+  rescan: boolean;
+  polls: number;
+}
+
+export interface EngineContext extends EngineOptions {
+  state: EngineState;
+  warnOnce(key: string, text: string, level?: NoticeLevel): void;
+  refreshFooter(): void;
+  writeRecord(): void;
+}

@@ -1,0 +1,205 @@
+// Claiming waiting mail and handing it to listeners and the model, exactly once.
+import { mailMessageType } from "../../../ports/agent-host.js";
+import type { ClaimOutcome } from "../../../ports/mail-store.js";
+import { claimBatchMax } from "../../limits.js";
+import type { Address } from "../address.js";
+import { decodeEnvelope, type Envelope } from "../envelope.js";
+import { onMailEntered } from "../hop-rules.js";
+import { frameMail, type QuotedRequest, type Sender } from "../labels.js";
+import type { EngineContext, InboundMail } from "./context.js";
+import { senderOf } from "./presence.js";
+
+/** Claims everything waiting in new/ now; every claimed envelope is emitted before this returns. */
+export function scanInbox(ctx: EngineContext): void {
+  const { state } = ctx;
+  if (state.identity === undefined || state.closed) return;
+  if (state.scanning) {
+    state.rescan = true;
+    return;
+  }
+  state.scanning = true;
+  try {
+    do {
+      state.rescan = false;
+      if (claimBatch(ctx, state.identity.address)) state.rescan = true;
+    } while (state.rescan && !state.closed);
+  } finally {
+    state.scanning = false;
+  }
+}
+
+/** One bounded batch; true when more is waiting. */
+function claimBatch(ctx: EngineContext, address: Address): boolean {
+  const listing = ctx.store.listNew(address);
+  if (listing.isErr()) {
+    ctx.warnOnce(`list:${listing.error.kind}`, `Could not read this session's inbox: ${describe(listing.error)}`);
+    return false;
+  }
+  for (const hidden of listing.value.hidden) {
+    ctx.warnOnce(`hidden:${hidden}`, `Ignoring the dot-file ${hidden} in this session's inbox: it is never read as mail.`);
+  }
+  const batch = listing.value.names.slice(0, claimBatchMax);
+  if (batch.length === 0) return false;
+  // The journal lets a restart finish delivering what a crash left claimed but never shown.
+  ctx.store.writeClaimJournal(address, batch);
+  const senders = new Map<string, Sender>();
+  for (const name of batch) {
+    if (ctx.state.closed) break;
+    const claimed = ctx.store.claim(address, name);
+    if (claimed.isErr()) {
+      ctx.warnOnce(`claim:${name}`, `Could not claim ${name}: ${describe(claimed.error)}`);
+      continue;
+    }
+    accept(ctx, claimed.value, senders, false);
+  }
+  ctx.store.writeClaimJournal(address, []);
+  return listing.value.truncated || listing.value.names.length > batch.length;
+}
+
+/** After a restart: mail the journal says was being claimed, and that the host never showed. */
+export function recoverClaimed(ctx: EngineContext): void {
+  const address = ctx.state.identity?.address;
+  if (address === undefined) return;
+  const journal = ctx.store.readClaimJournal(address);
+  if (journal.isErr() || journal.value.length === 0) return;
+  const senders = new Map<string, Sender>();
+  for (const name of journal.value.slice(0, claimBatchMax)) {
+    const read = ctx.store.readCur(address, name);
+    if (read.isOk()) accept(ctx, read.value, senders, true);
+  }
+  ctx.store.writeClaimJournal(address, []);
+}
+
+function accept(ctx: EngineContext, outcome: ClaimOutcome, senders: Map<string, Sender>, recovering: boolean): void {
+  switch (outcome.kind) {
+    case "gone":
+      return;
+    case "set-aside":
+      if (!recovering) {
+        ctx.warnOnce(`aside:${outcome.path}`, `Set aside ${outcome.path} (${outcome.reason}): it is not read as mail.`);
+      }
+      return;
+    case "claimed": {
+      const decoded = decodeEnvelope(outcome.text);
+      if (decoded.isErr()) {
+        if (!recovering) {
+          const why = decoded.error.kind === "not-json" ? "not JSON" : decoded.error.kind;
+          ctx.warnOnce(`bad:${outcome.path}`, `Set aside ${outcome.path}: it is not a valid envelope (${why}); it stays in cur/.`);
+        }
+        return;
+      }
+      const envelope = decoded.value;
+      if (recovering && ctx.host.hasShown(envelope.id)) {
+        ctx.state.delivered.add(envelope.id);
+        return;
+      }
+      deliver(ctx, envelope, outcome.path, senders);
+      return;
+    }
+    default: {
+      const never: never = outcome;
+      return never;
+    }
+  }
+}
+
+function deliver(ctx: EngineContext, envelope: Envelope, path: string, senders: Map<string, Sender>): void {
+  const { state } = ctx;
+  if (envelope.to !== state.identity?.address) {
+    ctx.warnOnce(`to:${path}`, `Set aside ${path}: it is addressed to ${envelope.to}, not to this session.`);
+    return;
+  }
+  if (state.delivered.has(envelope.id)) return;
+  state.delivered.add(envelope.id);
+  if (envelope.kind === "reply") {
+    deliverReply(ctx, envelope, path, senders);
+    return;
+  }
+  const owed = { id: envelope.id, from: envelope.from as Address, kind: envelope.kind };
+  if (envelope.kind !== "message") state.received.set(envelope.id, owed);
+  const inbound: InboundMail = { envelope, path, requests: [], handled: false };
+  emit(ctx, inbound);
+  if (inbound.handled) {
+    // A takeover still arms the reply and counts as read.
+    state.read.push(owed);
+    state.hops = onMailEntered(state.hops, envelope.hops);
+    ctx.refreshFooter();
+    return;
+  }
+  const content = frameMail({ envelope, path, sender: senderOf(ctx, owed.from, senders), quoted: [], askStoppedWaiting: false });
+  state.pending.set(envelope.id, { ...owed, hops: envelope.hops });
+  ctx.refreshFooter();
+  inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
+}
+
+function deliverReply(ctx: EngineContext, envelope: Envelope, path: string, senders: Map<string, Sender>): void {
+  const { state } = ctx;
+  for (const id of envelope.in_reply_to) state.awaiting.delete(id);
+  const waiting = state.waiting;
+  if (waiting !== undefined && envelope.in_reply_to.includes(waiting.id)) {
+    // The answer to the waiting ask is that tool call's result: neither emitted nor injected.
+    waiting.finish({ kind: "answered", envelope, path });
+    ctx.refreshFooter();
+    return;
+  }
+  const quoted = quotedRequests(ctx, envelope);
+  const requests = quoted.flatMap((q) => (q.copy === undefined ? [] : [q.copy]));
+  const inbound: InboundMail = { envelope, path, requests, handled: false };
+  emit(ctx, inbound);
+  if (inbound.handled) {
+    state.hops = onMailEntered(state.hops, envelope.hops);
+    ctx.refreshFooter();
+    return;
+  }
+  const abandoned = envelope.in_reply_to.some((id) => state.abandonedAsks.has(id));
+  const sender = senderOf(ctx, envelope.from as Address, senders);
+  const content = frameMail({ envelope, path, sender, quoted, askStoppedWaiting: abandoned });
+  ctx.refreshFooter();
+  if (abandoned) {
+    // An answer nobody waits for any more is delivered like a message: it starts a turn.
+    state.pending.set(envelope.id, { id: envelope.id, from: envelope.from as Address, kind: "message", hops: envelope.hops });
+    inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
+    return;
+  }
+  inject(ctx, envelope, path, content, { triggerTurn: false, deliverAs: "followUp" });
+}
+
+function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[] {
+  const self = ctx.state.identity!.address;
+  return envelope.in_reply_to.map((id): QuotedRequest => {
+    const found = ctx.store.findSent(self, id);
+    if (found.isErr() || found.value === undefined) return { id, copy: undefined };
+    const decoded = decodeEnvelope(found.value.text);
+    return decoded.isOk() ? { id, copy: { envelope: decoded.value, path: found.value.path } } : { id, copy: undefined };
+  });
+}
+
+function emit(ctx: EngineContext, inbound: InboundMail): void {
+  for (const listener of [...ctx.state.listeners]) {
+    try {
+      listener(inbound);
+    } catch (e) {
+      ctx.warnOnce(`listener:${String(e)}`, `A message:inbound listener failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+function inject(
+  ctx: EngineContext,
+  envelope: Envelope,
+  path: string,
+  content: string,
+  options: { triggerTurn: boolean; deliverAs: "steer" | "followUp" },
+): void {
+  const details = { mailId: envelope.id, kind: envelope.kind, from: envelope.from, path };
+  try {
+    ctx.host.inject({ content, details }, options);
+  } catch (e) {
+    ctx.state.pending.delete(envelope.id);
+    ctx.warnOnce(`inject:${envelope.id}`, `Could not show mail ${envelope.id} (${mailMessageType}): ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export function describe(error: { kind: string; path?: string; message?: string }): string {
+  return error.kind === "io" ? (error.message ?? error.kind) : `${error.kind} ${error.path ?? ""}`.trim();
+}

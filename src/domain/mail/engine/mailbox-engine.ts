@@ -1,0 +1,279 @@
+// One session's mailbox: the state machine of the spec, driven by its host's events and acting
+// only through ports. A host (Pi, the simulator) calls these methods; the engine never calls back
+// into the host except through AgentHost.
+import { err, ok, type Result } from "neverthrow";
+import type { NoticeLevel } from "../../../ports/agent-host.js";
+import type { StoreError } from "../../../ports/mail-store.js";
+import { askWaitMs, rememberedIdsMax, tmpLeftoverAgeMs } from "../../limits.js";
+import type { Address } from "../address.js";
+import { readConfig } from "../config.js";
+import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
+import { planSettle, type RunOutcome } from "../settle-rules.js";
+import { createBoundedIdSet } from "./bounded-id-set.js";
+import type { AskOutcome, EngineContext, EngineOptions, EngineState, InboundListener, SessionIdentity } from "./context.js";
+import { recoverClaimed, scanInbox } from "./inbox.js";
+import { type ReplyError, replyToAsk, type SendError, type Sent, sendMessage, sendRequest, writeAsk, writeAutomaticReply } from "./outbox.js";
+import { findRunning, type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } from "./presence.js";
+import { pruneBoxes } from "./prune.js";
+
+export interface AskSignal {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+export interface FooterCounts {
+  pending: number;
+  read: number;
+  awaiting: number;
+}
+
+export interface MailboxEngine {
+  sessionStarted(identity: SessionIdentity): void;
+  renamed(name: string | undefined): void;
+  /** A person, an RPC client or a command's prompt started or steered the turn. */
+  input(): void;
+  runStarted(): void;
+  /** Mail with this id entered the conversation: it counts as read. */
+  messageEntered(mailId: string): void;
+  runSettled(outcome: RunOutcome): void;
+  shutdown(): void;
+  onInbound(listener: InboundListener): () => void;
+  /** Claims waiting mail now (message:scan, watcher hints, the poll). */
+  scan(): void;
+  identity(): SessionIdentity | undefined;
+  list(): ListedSession[];
+  request(to: string, body: string, via: "command" | "hook"): Result<Sent, SendError>;
+  send(to: string, body: string): Result<Sent, SendError>;
+  ask(to: string, body: string, signal: AskSignal | undefined): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>>;
+  reply(askId: string, body: string): Result<Sent, ReplyError>;
+  prune(): Result<number, StoreError>;
+  footer(): FooterCounts;
+  /** Whether the turn's hop count, in effect now. */
+  hops(): number;
+}
+
+function initialState(): EngineState {
+  return {
+    identity: undefined,
+    closed: false,
+    busy: false,
+    hops: freshHops,
+    pending: new Map(),
+    read: [],
+    held: [],
+    received: new Map(),
+    answered: createBoundedIdSet(rememberedIdsMax),
+    delivered: createBoundedIdSet(rememberedIdsMax),
+    awaiting: createBoundedIdSet(rememberedIdsMax),
+    abandonedAsks: createBoundedIdSet(rememberedIdsMax),
+    waiting: undefined,
+    listeners: [],
+    warned: new Set(),
+    lastRecordText: undefined,
+    watch: undefined,
+    poll: undefined,
+    scanning: false,
+    rescan: false,
+    polls: 0,
+  };
+}
+
+export function footerText(counts: FooterCounts): string | undefined {
+  const parts = [
+    counts.pending > 0 ? `${counts.pending} pending` : "",
+    counts.read > 0 ? `${counts.read} read` : "",
+    counts.awaiting > 0 ? `${counts.awaiting} awaiting` : "",
+  ].filter((p) => p !== "");
+  return parts.length === 0 ? undefined : `✉ ${parts.join(" · ")}`;
+}
+
+export function createMailboxEngine(options: EngineOptions): MailboxEngine {
+  const state = initialState();
+  const ctx: EngineContext = {
+    ...options,
+    state,
+    warnOnce(key: string, text: string, level: NoticeLevel = "warning") {
+      if (state.warned.has(key) || state.warned.size > rememberedIdsMax) return;
+      state.warned.add(key);
+      options.host.notify(text, level);
+    },
+    refreshFooter() {
+      if (!state.closed) options.host.setStatus(footerText(counts()));
+    },
+    writeRecord: () => writeOwnRecord(ctx),
+  };
+
+  const counts = (): FooterCounts => ({
+    pending: state.pending.size,
+    read: state.read.filter((m) => m.kind !== "message" && !state.answered.has(m.id)).length + state.held.length,
+    awaiting: state.awaiting.size,
+  });
+
+  const schedulePoll = () => {
+    state.poll = options.clock.setTimer(options.pollIntervalMs, () => {
+      if (state.closed) return;
+      state.polls++;
+      scanInbox(ctx);
+      checkWaitingTarget();
+      if (state.polls % 240 === 0) sweep();
+      schedulePoll();
+    });
+  };
+
+  const sweep = () => {
+    const address = state.identity?.address;
+    if (address !== undefined) options.store.sweepTmp(address, options.clock.now(), tmpLeftoverAgeMs);
+  };
+
+  const checkWaitingTarget = () => {
+    const waiting = state.waiting;
+    if (waiting !== undefined && findRunning(ctx, waiting.to) === undefined) waiting.finish({ kind: "target-gone" });
+  };
+
+  const start = (identity: SessionIdentity) => {
+    const opened = options.store.openRoot().andThen(() => options.store.openBox(identity.address));
+    if (opened.isErr()) {
+      ctx.warnOnce("open", `The mailbox is off for this session: ${opened.error.kind === "io" ? opened.error.message : `${opened.error.path} is not a real folder`}`, "error");
+      state.closed = true;
+      return;
+    }
+    if (opened.value.openToOthers) {
+      ctx.warnOnce("open-folder", `This session's mailbox folder is open to other users. Run: chmod 700 ${opened.value.path}`);
+    }
+    const reading = readConfig(options.config.read(), options.config.path);
+    if (reading.problem !== undefined) ctx.warnOnce("config", reading.problem);
+    writeOwnRecord(ctx);
+    if (options.watch) {
+      state.watch = options.watcher.watch(`${options.store.root}/${identity.address}/new`, () => {
+        if (!state.closed) scanInbox(ctx);
+      });
+    }
+    // Never inside the start call: listeners rebuild their state in their own session_start first.
+    options.clock.defer(() => {
+      if (state.closed) return;
+      recoverClaimed(ctx);
+      scanInbox(ctx);
+      sweep();
+      pruneBoxes(ctx, reading.config.pruneAfterDays);
+    });
+    schedulePoll();
+  };
+
+  const engine: MailboxEngine = {
+    sessionStarted(identity) {
+      if (state.identity !== undefined || state.closed) return;
+      state.identity = { ...identity };
+      start(identity);
+      ctx.refreshFooter();
+    },
+    renamed(name) {
+      if (state.identity === undefined || state.closed) return;
+      state.identity.name = name;
+      writeOwnRecord(ctx);
+    },
+    input() {
+      state.hops = onInput(state.hops);
+    },
+    runStarted() {
+      if (state.busy || state.closed) return;
+      state.busy = true;
+      writeOwnRecord(ctx);
+    },
+    messageEntered(mailId) {
+      const mail = state.pending.get(mailId);
+      if (mail === undefined) return;
+      state.pending.delete(mailId);
+      state.hops = onMailEntered(state.hops, mail.hops);
+      if (state.answered.has(mailId)) return;
+      state.read.push({ id: mail.id, from: mail.from, kind: mail.kind });
+      ctx.refreshFooter();
+    },
+    runSettled(outcome) {
+      if (state.closed) return;
+      settle(ctx, outcome);
+      state.busy = false;
+      writeOwnRecord(ctx);
+      ctx.refreshFooter();
+    },
+    shutdown() {
+      if (state.closed) return;
+      state.waiting?.finish({ kind: "aborted" });
+      state.closed = true;
+      state.watch?.close();
+      state.poll?.cancel();
+      removeOwnRecord(ctx);
+      options.host.setStatus(undefined);
+    },
+    onInbound(listener) {
+      state.listeners.push(listener);
+      return () => {
+        state.listeners = state.listeners.filter((l) => l !== listener);
+      };
+    },
+    scan: () => scanInbox(ctx),
+    identity: () => (state.identity === undefined ? undefined : { ...state.identity }),
+    list: () => listSessions(ctx),
+    request: (to, body, via) => sendRequest(ctx, to, body, via),
+    send: (to, body) => sendMessage(ctx, to, body),
+    ask: (to, body, signal) => ask(ctx, to, body, signal),
+    reply: (askId, body) => replyToAsk(ctx, askId, body),
+    prune: () => pruneBoxes(ctx, undefined),
+    footer: counts,
+    hops: () => state.hops.count,
+  };
+  return engine;
+}
+
+function settle(ctx: EngineContext, outcome: RunOutcome): void {
+  const { state } = ctx;
+  const plan = planSettle({
+    read: state.read,
+    held: state.held,
+    unread: [...state.pending.values()],
+    answeredAsks: new Set(state.read.filter((m) => state.answered.has(m.id)).map((m) => m.id)),
+    outcome,
+  });
+  for (const reply of plan.replies) {
+    writeAutomaticReply(ctx, reply);
+    for (const id of reply.inReplyTo) state.answered.add(id);
+  }
+  for (const dropped of plan.dropped) state.pending.delete(dropped.id);
+  state.held = plan.held;
+  state.read = [];
+  state.hops = freshHops;
+}
+
+function ask(
+  ctx: EngineContext,
+  to: string,
+  body: string,
+  signal: AskSignal | undefined,
+): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>> {
+  const { state } = ctx;
+  const written = writeAsk(ctx, to, body);
+  if (written.isErr()) return Promise.resolve(err(written.error));
+  const sent = written.value;
+  return new Promise((resolve) => {
+    let done = false;
+    const timer = ctx.clock.setTimer(askWaitMs, () => finish({ kind: "timeout" }));
+    const onAbort = () => finish({ kind: "aborted" });
+    const finish = (outcome: AskOutcome) => {
+      if (done) return;
+      done = true;
+      timer.cancel();
+      signal?.removeEventListener("abort", onAbort);
+      if (state.waiting?.id === sent.envelope.id) state.waiting = undefined;
+      if (outcome.kind !== "answered") state.abandonedAsks.add(sent.envelope.id);
+      writeOwnRecord(ctx);
+      ctx.refreshFooter();
+      resolve(ok({ sent, outcome }));
+    };
+    state.waiting = { id: sent.envelope.id, to: sent.envelope.to as Address, finish };
+    signal?.addEventListener("abort", onAbort);
+    writeOwnRecord(ctx);
+    if (signal?.aborted === true) finish({ kind: "aborted" });
+    // The answer may already be waiting (a fast peer): look once before the first poll.
+    scanInbox(ctx);
+  });
+}

@@ -1,0 +1,118 @@
+// When a run settles, who gets which answer. Pure: the engine feeds it what the run read and
+// how it ended, and writes the replies it returns.
+import type { Address } from "./address.js";
+import type { ReplyStatus } from "./envelope.js";
+
+/** Mail for the model that entered (or was injected into) the conversation. */
+export interface OwedMail {
+  id: string;
+  from: Address;
+  kind: "request" | "ask" | "message";
+}
+
+export type RunOutcome =
+  | { kind: "done"; text: string }
+  | { kind: "stopped"; text: string }
+  | { kind: "failed"; error: string; text: string };
+
+export interface SettleInput {
+  /** Read during this run, in order. */
+  read: readonly OwedMail[];
+  /** Requests held from earlier runs the user stopped. */
+  held: readonly OwedMail[];
+  /** Injected but never read. */
+  unread: readonly OwedMail[];
+  /** Asks already answered with session_mail_reply. */
+  answeredAsks: ReadonlySet<string>;
+  outcome: RunOutcome;
+}
+
+export interface PlannedReply {
+  to: Address;
+  inReplyTo: string[];
+  status: ReplyStatus;
+  body: string;
+}
+
+export interface SettlePlan {
+  replies: PlannedReply[];
+  /** Requests still owed after this run. */
+  held: OwedMail[];
+  /** Unread mail this run dropped: answered now, never answered again. */
+  dropped: OwedMail[];
+}
+
+export const tookOverNote =
+  "(The user stopped an earlier run partway and took over; the answer that follows is from the run that completed after that.)";
+
+export function stoppedBody(text: string): string {
+  const partial = text.trim() === "" ? "It wrote no text before the stop." : `Partial text:\n\n${text}`;
+  return `(The user stopped this run before it finished; this is not an answer.) ${partial}`;
+}
+
+export function failedBody(error: string, text: string): string {
+  const partial = text.trim() === "" ? "" : `\n\nPartial text:\n\n${text}`;
+  return `(The run ended on an error and did not finish the job: ${error})${partial}`;
+}
+
+export function droppedBody(kind: string): string {
+  return `(The session was stopped before it read this ${kind}; nothing was done.)`;
+}
+
+/** One reply per sender for its requests; the caller keeps each sender's order. */
+function groupBySender(mail: readonly OwedMail[]): Map<Address, OwedMail[]> {
+  const groups = new Map<Address, OwedMail[]>();
+  for (const m of mail) {
+    const list = groups.get(m.from);
+    if (list === undefined) groups.set(m.from, [m]);
+    else list.push(m);
+  }
+  return groups;
+}
+
+function requestReplies(requests: readonly OwedMail[], body: (group: OwedMail[]) => string, status: ReplyStatus) {
+  return [...groupBySender(requests)].map(
+    ([to, group]): PlannedReply => ({ to, inReplyTo: group.map((m) => m.id), status, body: body(group) }),
+  );
+}
+
+function askReplies(asks: readonly OwedMail[], status: ReplyStatus, body: string): PlannedReply[] {
+  return asks.map((m) => ({ to: m.from, inReplyTo: [m.id], status, body }));
+}
+
+function unique(mail: readonly OwedMail[]): OwedMail[] {
+  const seen = new Set<string>();
+  return mail.filter((m) => (seen.has(m.id) ? false : (seen.add(m.id), true)));
+}
+
+export function planSettle(input: SettleInput): SettlePlan {
+  const { outcome } = input;
+  const requests = input.read.filter((m) => m.kind === "request");
+  const asks = input.read.filter((m) => m.kind === "ask" && !input.answeredAsks.has(m.id));
+  if (outcome.kind === "done") {
+    const heldIds = new Set(input.held.map((m) => m.id));
+    const all = unique([...input.held, ...requests]);
+    const replies = requestReplies(
+      all,
+      (group) => (group.some((m) => heldIds.has(m.id)) ? `${tookOverNote}\n\n${outcome.text}` : outcome.text),
+      "done",
+    );
+    replies.push(...askReplies(asks, "done", outcome.text));
+    return { replies, held: [], dropped: [] };
+  }
+  // Stopped or failed: mail the run never read was dropped; it is answered failed now.
+  const dropped = input.unread.filter((m) => m.kind !== "message");
+  const replies = [
+    ...requestReplies(dropped.filter((m) => m.kind === "request"), () => droppedBody("request"), "failed"),
+    ...dropped.filter((m) => m.kind === "ask").map((m) => askReplies([m], "failed", droppedBody("ask"))[0]!),
+  ];
+  if (outcome.kind === "stopped") {
+    // A request is never answered stopped: the user took over, so it is held for the next completed run.
+    replies.push(...askReplies(asks, "stopped", stoppedBody(outcome.text)));
+    return { replies, held: unique([...input.held, ...requests]), dropped };
+  }
+  // Failed: requests held across an earlier stop stay held; this run's requests and asks get the error.
+  const body = failedBody(outcome.error, outcome.text);
+  replies.push(...requestReplies(requests, () => body, "failed"), ...askReplies(asks, "failed", body));
+  return { replies, held: [...input.held], dropped };
+}
