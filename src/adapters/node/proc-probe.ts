@@ -1,0 +1,190 @@
+import { execFileSync } from "node:child_process";
+import { closeSync, openSync, readSync } from "node:fs";
+import type { Liveness, ProcessIdentity, ProcessProbe } from "../../ports/process-probe.js";
+
+/** Linux's PID_MAX_LIMIT on 64-bit; macOS stays far below it. Anything larger is not a process id. */
+const pidMax = 2 ** 22;
+/** /proc/<pid>/stat is a few hundred bytes (comm is at most 16) and boot_id 37: a full buffer is not one of them. */
+const procFileBytesMax = 4096;
+/** Reads of one small /proc file; procfs returns it in one or two. */
+const procFileReadsMax = 8;
+const psTimeoutMsDefault = 1_000;
+const psOutputBytesMax = 1024;
+/** starttime is field 22 of /proc/<pid>/stat; after the comm's closing paren the first field is the 3rd. */
+const startTimeIndex = 22 - 3;
+const bootIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface ProcessProbeOptions {
+  /** Where procfs is mounted. Without a readable `<procRoot>/sys/kernel/random/boot_id` the probe uses `ps`. */
+  procRoot?: string;
+  /** Bound on one `ps` run. */
+  psTimeoutMs?: number;
+  /** `process.kill`; tests inject errors (EPERM) through it. */
+  kill?: (pid: number, signal: 0) => void;
+}
+
+/** The node probe, plus a way to read another process's start token (tests and tools need it). */
+export interface NodeProcessProbe extends ProcessProbe {
+  startTokenOf(pid: number): string | undefined;
+}
+
+interface ProcState {
+  token: string;
+  /** Dead but not yet reaped: `kill(pid, 0)` still succeeds, yet it will never read mail again. */
+  zombie: boolean;
+}
+
+interface StartSource {
+  scheme: "linux" | "ps";
+  /** Reading /proc costs microseconds; running ps costs a fork, so it runs only when a token is compared. */
+  cheap: boolean;
+  read(pid: number): ProcState | undefined;
+}
+
+type Existence = "exists" | "gone" | "unknown";
+
+export interface ProcStat {
+  state: string;
+  startTime: string;
+}
+
+/** Parses /proc/<pid>/stat. The comm field may hold spaces and parens, so fields are counted after the LAST `)`. */
+export function parseProcStat(text: string): ProcStat | undefined {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const fields = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
+  const state = fields[0];
+  const startTime = fields[startTimeIndex];
+  if (state === undefined || !/^[A-Za-z]$/.test(state)) return undefined;
+  if (startTime === undefined || !/^\d+$/.test(startTime)) return undefined;
+  return { state, startTime };
+}
+
+/** Field 22 of /proc/<pid>/stat: clock ticks from boot to the process's start, as written. */
+export function parseProcStatStartTime(text: string): string | undefined {
+  return parseProcStat(text)?.startTime;
+}
+
+function readSmallFile(path: string, bytesMax: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buffer = Buffer.alloc(bytesMax);
+    let length = 0;
+    for (let reads = 0; reads < procFileReadsMax && length < bytesMax; reads++) {
+      const count = readSync(fd, buffer, length, bytesMax - length, null);
+      if (count === 0) return buffer.toString("latin1", 0, length);
+      length += count;
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing to do: the descriptor is gone either way.
+  }
+}
+
+function procSource(procRoot: string, bootId: string): StartSource {
+  return {
+    scheme: "linux",
+    cheap: true,
+    read(pid) {
+      const text = readSmallFile(`${procRoot}/${pid}/stat`, procFileBytesMax);
+      const stat = text === undefined ? undefined : parseProcStat(text);
+      if (stat === undefined) return undefined;
+      // The boot id makes a token from a previous boot (same pid, same tick count) never match.
+      return { token: `linux:${bootId}:${stat.startTime}`, zombie: stat.state === "Z" || stat.state === "X" };
+    },
+  };
+}
+
+function psSource(timeoutMs: number): StartSource {
+  return {
+    scheme: "ps",
+    cheap: false,
+    read(pid) {
+      try {
+        // C locale and UTC: the same process always prints the same lstart, whoever asks.
+        const output = execFileSync("ps", ["-o", "lstart=", "-p", String(pid)], {
+          encoding: "utf8",
+          env: { ...process.env, LC_ALL: "C", TZ: "UTC" },
+          maxBuffer: psOutputBytesMax,
+          stdio: ["ignore", "pipe", "ignore"],
+          timeout: timeoutMs,
+        });
+        const lstart = output.trim();
+        return lstart === "" ? undefined : { token: `ps:${lstart}`, zombie: false };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+function chooseSource(procRoot: string, psTimeoutMs: number): StartSource {
+  const bootId = readSmallFile(`${procRoot}/sys/kernel/random/boot_id`, procFileBytesMax)?.trim().toLowerCase();
+  return bootId !== undefined && bootIdShape.test(bootId) ? procSource(procRoot, bootId) : psSource(psTimeoutMs);
+}
+
+function isPlausiblePid(pid: number): boolean {
+  // kill(0) signals our own process group and kill(-n) a whole group: never let such a value through.
+  return Number.isInteger(pid) && pid > 0 && pid <= pidMax;
+}
+
+function existence(kill: (pid: number, signal: 0) => void, pid: number): Existence {
+  try {
+    kill(pid, 0);
+    return "exists";
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? error.code : undefined;
+    if (code === "ESRCH") return "gone";
+    // EPERM: the process exists but belongs to another user.
+    if (code === "EPERM") return "exists";
+    return "unknown";
+  }
+}
+
+function schemeOf(token: string): string {
+  return token.slice(0, Math.max(0, token.indexOf(":")));
+}
+
+export function createProcessProbe(options: ProcessProbeOptions = {}): NodeProcessProbe {
+  const kill = options.kill ?? ((pid: number, signal: 0) => void process.kill(pid, signal));
+  const source = chooseSource(options.procRoot ?? "/proc", options.psTimeoutMs ?? psTimeoutMsDefault);
+  let selfIdentity: ProcessIdentity | undefined;
+  const self = (): ProcessIdentity => {
+    selfIdentity ??= { pid: process.pid, started: source.read(process.pid)?.token };
+    return { ...selfIdentity };
+  };
+  const check = (pid: number, started: string | undefined): Liveness => {
+    if (!isPlausiblePid(pid)) return "gone";
+    const first = existence(kill, pid);
+    if (first !== "exists") return first;
+    // A token of another scheme (another implementation), or none readable here, is judged by the pid alone.
+    const comparable = started !== undefined && self().started !== undefined && schemeOf(started) === source.scheme;
+    if (!comparable && !source.cheap) return "alive";
+    const state = source.read(pid);
+    if (state === undefined) {
+      // Most likely the process exited between the two looks; otherwise we cannot tell.
+      const again = existence(kill, pid);
+      if (again !== "exists") return again;
+      return comparable ? "unknown" : "alive";
+    }
+    if (state.zombie) return "gone";
+    if (!comparable) return "alive";
+    return state.token === started ? "alive" : "gone";
+  };
+  const startTokenOf = (pid: number): string | undefined => (isPlausiblePid(pid) ? source.read(pid)?.token : undefined);
+  return { self, check, startTokenOf };
+}
