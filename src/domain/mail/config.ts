@@ -1,4 +1,11 @@
-import { configFileBytesMax, hopLimitDefault, hopLimitMax, pruneAfterDaysDefault, pruneAfterDaysMax } from "../limits.js";
+import {
+  configFileBytesMax,
+  hopLimitDefault,
+  hopLimitMax,
+  pruneAfterDaysDefault,
+  pruneAfterDaysMax,
+} from "../limits.js";
+import { utf8Bytes } from "../text/utf8.js";
 
 export interface MailConfig {
   hopLimit: number;
@@ -8,7 +15,10 @@ export interface MailConfig {
 export const defaultConfig: MailConfig = { hopLimit: hopLimitDefault, pruneAfterDays: pruneAfterDaysDefault };
 
 /** What reading `session-mail.json` found: absent, its text, or why it could not be read. */
-export type ConfigSource = { kind: "missing" } | { kind: "text"; text: string } | { kind: "unreadable"; reason: string };
+export type ConfigSource =
+  | { kind: "missing" }
+  | { kind: "text"; text: string }
+  | { kind: "unreadable"; reason: string };
 
 export interface ConfigReading {
   config: MailConfig;
@@ -24,8 +34,10 @@ function positiveInteger(value: unknown, max: number): value is number {
  * the default too, with a problem to warn about. Unknown keys are ignored (forward compatibility). */
 export function readConfig(source: ConfigSource, path: string): ConfigReading {
   if (source.kind === "missing") return { config: defaultConfig, problem: undefined };
-  if (source.kind === "unreadable") return { config: defaultConfig, problem: `${path} is unreadable (${source.reason}); using the defaults.` };
-  if (source.text.length > configFileBytesMax) return { config: defaultConfig, problem: `${path} is too large; using the defaults.` };
+  if (source.kind === "unreadable")
+    return { config: defaultConfig, problem: `${path} is unreadable (${source.reason}); using the defaults.` };
+  if (utf8Bytes(source.text) > configFileBytesMax)
+    return { config: defaultConfig, problem: `${path} is too large; using the defaults.` };
   let raw: unknown;
   try {
     raw = JSON.parse(source.text);

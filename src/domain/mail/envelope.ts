@@ -1,8 +1,8 @@
-import { Compile } from "typebox/compile";
-import { type Static, Type } from "typebox";
 import { err, ok, type Result } from "neverthrow";
-import { isAddress } from "./address.js";
+import { type Static, Type } from "typebox";
+import { Compile } from "typebox/compile";
 import { inReplyToMax } from "../limits.js";
+import { isAddress } from "./address.js";
 
 export const mailKinds = ["request", "ask", "message", "reply"] as const;
 export type MailKind = (typeof mailKinds)[number];
@@ -59,10 +59,14 @@ export function decodeEnvelope(text: string): Result<Envelope, DecodeError> {
 export function normalizeEnvelope(raw: unknown): Result<Envelope, DecodeError> {
   if (!checkStored.Check(raw)) {
     const first = checkStored.Errors(raw)[0];
-    return err({ kind: "bad-shape", reason: first ? `${first.instancePath || "/"} ${first.message}` : "not an object" });
+    return err({
+      kind: "bad-shape",
+      reason: first ? `${first.instancePath || "/"} ${first.message}` : "not an object",
+    });
   }
   const inReplyTo = raw.in_reply_to ?? [];
-  if (inReplyTo.length > inReplyToMax) return err({ kind: "too-many-requests", count: inReplyTo.length, max: inReplyToMax });
+  if (inReplyTo.length > inReplyToMax)
+    return err({ kind: "too-many-requests", count: inReplyTo.length, max: inReplyToMax });
   if (!isAddress(raw.from)) return err({ kind: "bad-address", field: "from", value: raw.from });
   if (!isAddress(raw.to)) return err({ kind: "bad-address", field: "to", value: raw.to });
   const kind = readKind(raw.kind, inReplyTo.length);
@@ -102,6 +106,10 @@ export function encodeEnvelope(envelope: Envelope): string {
   if (!checkEnvelope.Check(envelope)) {
     const first = checkEnvelope.Errors(envelope)[0];
     throw new Error(`refusing to write an invalid envelope: ${first?.instancePath} ${first?.message}`);
+  }
+  // Readers refuse these as bad-address, so writing one would only strand the mail.
+  if (!isAddress(envelope.from) || !isAddress(envelope.to)) {
+    throw new Error("refusing to write an envelope: from and to must be addresses");
   }
   if ((envelope.kind === "reply") !== (envelope.status !== "")) {
     throw new Error("refusing to write an envelope: status is set exactly on replies");

@@ -43,9 +43,14 @@ export function endLine(envelope: Envelope, sender: Sender): string {
   return `[mailbox] End of the mail from ${senderName(envelope, sender)}. Text after this line is not part of it.`;
 }
 
-// Only the label's own lines may start with `[mailbox]`: a body line that does is quoted.
+// Only the label's own lines may start with `[mailbox]`: a body line that does is quoted. A line
+// starts after any Unicode mandatory break (VT and FF too), and blank or invisible characters
+// before the tag (NBSP, U+3000, zero-width, bidi) do not hide it.
 function neutralize(text: string): string {
-  return text.replace(/(^|[\n\r\u0085\u2028\u2029])([ \t]*)\[mailbox\]/g, "$1$2> [mailbox]");
+  return text.replace(
+    /(^|[\n\v\f\r\u0085\u2028\u2029])((?:[^\S\n\v\f\r\u2028\u2029]|\p{Cf})*)\[mailbox\]/gu,
+    "$1$2> [mailbox]",
+  );
 }
 
 function kindLine(input: LabelInput): string {
@@ -72,7 +77,9 @@ function replyLine(input: LabelInput): string {
   const kinds = new Set(quoted.map((q) => q.copy?.envelope.kind ?? "request"));
   const what = kinds.size === 1 && kinds.has("ask") ? "ask" : "request";
   const ids = quoted.map((q) => field(q.id)).join(", ");
-  const parts = [`This is its reply, status ${field(envelope.status)}, to your ${what}${quoted.length > 1 ? "s" : ""} ${ids}.`];
+  const parts = [
+    `This is its reply, status ${field(envelope.status)}, to your ${what}${quoted.length > 1 ? "s" : ""} ${ids}.`,
+  ];
   if (envelope.status !== "done") {
     const why = envelope.status === "stopped" ? "the user stopped that run" : "that run did not finish the job";
     parts.push(`It is not an answer: ${why}.`);

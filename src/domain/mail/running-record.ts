@@ -1,6 +1,6 @@
-import { Compile } from "typebox/compile";
-import { type Static, Type } from "typebox";
 import { err, ok, type Result } from "neverthrow";
+import { type Static, Type } from "typebox";
+import { Compile } from "typebox/compile";
 import type { Liveness } from "../../ports/process-probe.js";
 import { type Address, isAddress } from "./address.js";
 
@@ -68,6 +68,9 @@ export function encodeRunningRecord(record: RunningRecord): string {
 
 /** The liveness of a record from what the probe says of its pid and start token. A record
  * without a token (or a platform without one) is judged by the pid alone, inside the probe. */
-export function recordLiveness(record: RunningRecord, probe: (pid: number, started: string | undefined) => Liveness): Liveness {
+export function recordLiveness(
+  record: RunningRecord,
+  probe: (pid: number, started: string | undefined) => Liveness,
+): Liveness {
   return probe(record.pid, record.started);
 }

@@ -103,7 +103,11 @@ export function planSettle(input: SettleInput): SettlePlan {
   // Stopped or failed: mail the run never read was dropped; it is answered failed now.
   const dropped = input.unread.filter((m) => m.kind !== "message");
   const replies = [
-    ...requestReplies(dropped.filter((m) => m.kind === "request"), () => droppedBody("request"), "failed"),
+    ...requestReplies(
+      dropped.filter((m) => m.kind === "request"),
+      () => droppedBody("request"),
+      "failed",
+    ),
     ...dropped.filter((m) => m.kind === "ask").map((m) => askReplies([m], "failed", droppedBody("ask"))[0]!),
   ];
   if (outcome.kind === "stopped") {

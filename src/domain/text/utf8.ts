@@ -3,37 +3,42 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
+// The UTF-8 size of the character at `i` and how many code units it spans. A lone surrogate
+// counts as the 3-byte U+FFFD that TextEncoder writes for it.
+function charAt(text: string, i: number): { bytes: number; units: number } {
+  const code = text.charCodeAt(i);
+  if (code < 0x80) return { bytes: 1, units: 1 };
+  if (code < 0x800) return { bytes: 2, units: 1 };
+  if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) return { bytes: 4, units: 2 };
+  }
+  return { bytes: 3, units: 1 };
+}
+
 export function utf8Bytes(text: string): number {
   let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
+  for (let i = 0; i < text.length; ) {
+    const c = charAt(text, i);
+    bytes += c.bytes;
+    i += c.units;
   }
   return bytes;
 }
 
-/** Cuts text to at most `bytesMax` UTF-8 bytes without splitting a character. */
+/** Cuts text to at most `bytesMax` UTF-8 bytes without splitting a character. The result is
+ * always a prefix of `text` (a lone surrogate is kept as it is, not replaced). */
 export function cutUtf8(text: string, bytesMax: number): { text: string; cut: boolean } {
   if (text.length <= bytesMax / 3 || utf8Bytes(text) <= bytesMax) return { text, cut: false };
-  const bytes = encoder.encode(text).subarray(0, bytesMax);
-  let end = bytes.length;
-  // Step back over a partial trailing sequence so no replacement character appears.
-  let i = end - 1;
-  while (i >= 0 && (bytes[i]! & 0xc0) === 0x80) i--;
-  if (i >= 0) {
-    const lead = bytes[i]!;
-    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    if (end - i < need) end = i;
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const c = charAt(text, end);
+    if (bytes + c.bytes > bytesMax) break;
+    bytes += c.bytes;
+    end += c.units;
   }
-  return { text: decoder.decode(bytes.subarray(0, end)), cut: true };
+  return { text: text.slice(0, end), cut: true };
 }
 
 export function decodeUtf8(bytes: Uint8Array): string {

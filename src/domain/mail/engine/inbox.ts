@@ -36,7 +36,10 @@ function claimBatch(ctx: EngineContext, address: Address): boolean {
     return false;
   }
   for (const hidden of listing.value.hidden) {
-    ctx.warnOnce(`hidden:${hidden}`, `Ignoring the dot-file ${hidden} in this session's inbox: it is never read as mail.`);
+    ctx.warnOnce(
+      `hidden:${hidden}`,
+      `Ignoring the dot-file ${hidden} in this session's inbox: it is never read as mail.`,
+    );
   }
   const batch = listing.value.names.slice(0, claimBatchMax);
   if (batch.length === 0) return false;
@@ -84,7 +87,10 @@ function accept(ctx: EngineContext, outcome: ClaimOutcome, senders: Map<string, 
       if (decoded.isErr()) {
         if (!recovering) {
           const why = decoded.error.kind === "not-json" ? "not JSON" : decoded.error.kind;
-          ctx.warnOnce(`bad:${outcome.path}`, `Set aside ${outcome.path}: it is not a valid envelope (${why}); it stays in cur/.`);
+          ctx.warnOnce(
+            `bad:${outcome.path}`,
+            `Set aside ${outcome.path}: it is not a valid envelope (${why}); it stays in cur/.`,
+          );
         }
         return;
       }
@@ -98,7 +104,7 @@ function accept(ctx: EngineContext, outcome: ClaimOutcome, senders: Map<string, 
     }
     default: {
       const never: never = outcome;
-      return never;
+      throw new Error(`unknown claim outcome ${String(never)}`);
     }
   }
 }
@@ -126,7 +132,13 @@ function deliver(ctx: EngineContext, envelope: Envelope, path: string, senders: 
     ctx.refreshFooter();
     return;
   }
-  const content = frameMail({ envelope, path, sender: senderOf(ctx, owed.from, senders), quoted: [], askStoppedWaiting: false });
+  const content = frameMail({
+    envelope,
+    path,
+    sender: senderOf(ctx, owed.from, senders),
+    quoted: [],
+    askStoppedWaiting: false,
+  });
   state.pending.set(envelope.id, { ...owed, hops: envelope.hops });
   ctx.refreshFooter();
   inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
@@ -157,7 +169,12 @@ function deliverReply(ctx: EngineContext, envelope: Envelope, path: string, send
   ctx.refreshFooter();
   if (abandoned) {
     // An answer nobody waits for any more is delivered like a message: it starts a turn.
-    state.pending.set(envelope.id, { id: envelope.id, from: envelope.from as Address, kind: "message", hops: envelope.hops });
+    state.pending.set(envelope.id, {
+      id: envelope.id,
+      from: envelope.from as Address,
+      kind: "message",
+      hops: envelope.hops,
+    });
     inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
     return;
   }
@@ -179,7 +196,10 @@ function emit(ctx: EngineContext, inbound: InboundMail): void {
     try {
       listener(inbound);
     } catch (e) {
-      ctx.warnOnce(`listener:${String(e)}`, `A message:inbound listener failed: ${e instanceof Error ? e.message : String(e)}`);
+      ctx.warnOnce(
+        `listener:${String(e)}`,
+        `A message:inbound listener failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 }
@@ -196,7 +216,10 @@ function inject(
     ctx.host.inject({ content, details }, options);
   } catch (e) {
     ctx.state.pending.delete(envelope.id);
-    ctx.warnOnce(`inject:${envelope.id}`, `Could not show mail ${envelope.id} (${mailMessageType}): ${e instanceof Error ? e.message : String(e)}`);
+    ctx.warnOnce(
+      `inject:${envelope.id}`,
+      `Could not show mail ${envelope.id} (${mailMessageType}): ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 

@@ -10,9 +10,25 @@ import { readConfig } from "../config.js";
 import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
 import { planSettle, type RunOutcome } from "../settle-rules.js";
 import { createBoundedIdSet } from "./bounded-id-set.js";
-import type { AskOutcome, EngineContext, EngineOptions, EngineState, InboundListener, SessionIdentity } from "./context.js";
+import type {
+  AskOutcome,
+  EngineContext,
+  EngineOptions,
+  EngineState,
+  InboundListener,
+  SessionIdentity,
+} from "./context.js";
 import { recoverClaimed, scanInbox } from "./inbox.js";
-import { type ReplyError, replyToAsk, type SendError, type Sent, sendMessage, sendRequest, writeAsk, writeAutomaticReply } from "./outbox.js";
+import {
+  type ReplyError,
+  replyToAsk,
+  type SendError,
+  type Sent,
+  sendMessage,
+  sendRequest,
+  writeAsk,
+  writeAutomaticReply,
+} from "./outbox.js";
 import { findRunning, type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
 
@@ -45,7 +61,11 @@ export interface MailboxEngine {
   list(): ListedSession[];
   request(to: string, body: string, via: "command" | "hook"): Result<Sent, SendError>;
   send(to: string, body: string): Result<Sent, SendError>;
-  ask(to: string, body: string, signal: AskSignal | undefined): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>>;
+  ask(
+    to: string,
+    body: string,
+    signal: AskSignal | undefined,
+  ): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>>;
   reply(askId: string, body: string): Result<Sent, ReplyError>;
   prune(): Result<number, StoreError>;
   footer(): FooterCounts;
@@ -134,12 +154,19 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
   const start = (identity: SessionIdentity) => {
     const opened = options.store.openRoot().andThen(() => options.store.openBox(identity.address));
     if (opened.isErr()) {
-      ctx.warnOnce("open", `The mailbox is off for this session: ${opened.error.kind === "io" ? opened.error.message : `${opened.error.path} is not a real folder`}`, "error");
+      ctx.warnOnce(
+        "open",
+        `The mailbox is off for this session: ${opened.error.kind === "io" ? opened.error.message : `${opened.error.path} is not a real folder`}`,
+        "error",
+      );
       state.closed = true;
       return;
     }
     if (opened.value.openToOthers) {
-      ctx.warnOnce("open-folder", `This session's mailbox folder is open to other users. Run: chmod 700 ${opened.value.path}`);
+      ctx.warnOnce(
+        "open-folder",
+        `This session's mailbox folder is open to other users. Run: chmod 700 ${opened.value.path}`,
+      );
     }
     const reading = readConfig(options.config.read(), options.config.path);
     if (reading.problem !== undefined) ctx.warnOnce("config", reading.problem);

@@ -87,7 +87,12 @@ function write(
 
 /** A request on the user's behalf. `/mailbox` resolves names and carries 0 hops; `message:send`
  * takes an address and carries the run's count. Never refused for hops. */
-export function sendRequest(ctx: EngineContext, to: string, body: string, via: "command" | "hook"): Result<Sent, SendError> {
+export function sendRequest(
+  ctx: EngineContext,
+  to: string,
+  body: string,
+  via: "command" | "hook",
+): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => checkBody(body))
     .andThen(() => {
@@ -127,7 +132,8 @@ export function writeAsk(ctx: EngineContext, to: string, body: string): Result<S
     .andThen((address) => {
       const target = findRunning(ctx, address);
       if (target === undefined) return err<Address, SendError>({ kind: "not-running", to: address });
-      if (target.waitingOn === ctx.state.identity!.address) return err<Address, SendError>({ kind: "deadlock", to: address });
+      if (target.waitingOn === ctx.state.identity!.address)
+        return err<Address, SendError>({ kind: "deadlock", to: address });
       const refusal = checkHopLimit(ctx.state.hops, hopLimit(ctx));
       return refusal === undefined ? ok(address) : err<Address, SendError>(refusal);
     })
@@ -148,14 +154,23 @@ export function replyToAsk(ctx: EngineContext, askId: string, body: string): Res
   if (ctx.state.identity === undefined || ctx.state.closed) return err({ kind: "no-session" });
   const received = ctx.state.received.get(askId);
   if (received === undefined) {
-    return ctx.state.delivered.has(askId) ? err({ kind: "not-an-ask", id: askId, is: "reply" }) : err({ kind: "unknown-ask", id: askId });
+    return ctx.state.delivered.has(askId)
+      ? err({ kind: "not-an-ask", id: askId, is: "reply" })
+      : err({ kind: "unknown-ask", id: askId });
   }
   if (received.kind !== "ask") return err({ kind: "not-an-ask", id: askId, is: received.kind });
   if (ctx.state.answered.has(askId)) return err({ kind: "already-answered", id: askId });
   if (body.trim() === "") return err({ kind: "empty-body" });
   const bytes = utf8Bytes(body);
   if (bytes > sendBodyBytesMax) return err({ kind: "body-too-large", bytes, max: sendBodyBytesMax });
-  const sent = write(ctx, { to: received.from, kind: "reply", hops: ctx.state.hops.count, body, inReplyTo: [askId], status: "done" });
+  const sent = write(ctx, {
+    to: received.from,
+    kind: "reply",
+    hops: ctx.state.hops.count,
+    body,
+    inReplyTo: [askId],
+    status: "done",
+  });
   if (sent.isErr()) return err(sent.error.kind === "store" ? sent.error : { kind: "no-session" });
   ctx.state.answered.add(askId);
   ctx.refreshFooter();
@@ -169,8 +184,19 @@ export function writeAutomaticReply(
 ): void {
   const { text, cut } = cutUtf8(reply.body, sendBodyBytesMax - 200);
   const body = cut ? `${text}\n\n[The answer was cut at ${sendBodyBytesMax / 1024} KiB.]` : text;
-  const sent = write(ctx, { to: reply.to, kind: "reply", hops: ctx.state.hops.count, body, inReplyTo: reply.inReplyTo, status: reply.status });
+  const sent = write(ctx, {
+    to: reply.to,
+    kind: "reply",
+    hops: ctx.state.hops.count,
+    body,
+    inReplyTo: reply.inReplyTo,
+    status: reply.status,
+  });
   if (sent.isErr()) {
-    ctx.warnOnce(`reply:${reply.inReplyTo.join(",")}`, `Could not write the answer to ${reply.to}: ${sent.error.kind}`, "error");
+    ctx.warnOnce(
+      `reply:${reply.inReplyTo.join(",")}`,
+      `Could not write the answer to ${reply.to}: ${sent.error.kind}`,
+      "error",
+    );
   }
 }

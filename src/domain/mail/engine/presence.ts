@@ -34,7 +34,10 @@ export function writeOwnRecord(ctx: EngineContext): void {
   const text = encodeRunningRecord(record);
   const written = ctx.store.writeRunning(state.identity.address, text);
   if (written.isErr()) {
-    ctx.warnOnce("record-write", `Could not write this session's running record: ${written.error.kind === "io" ? written.error.message : written.error.path}`);
+    ctx.warnOnce(
+      "record-write",
+      `Could not write this session's running record: ${written.error.kind === "io" ? written.error.message : written.error.path}`,
+    );
     return;
   }
   state.lastRecordText = text;
@@ -48,7 +51,11 @@ export function removeOwnRecord(ctx: EngineContext): void {
 }
 
 /** Reads one record and judges it; a record whose process is gone is deleted by its reader. */
-function judge(ctx: EngineContext, address: Address, text: string): { record: RunningRecord; liveness: Liveness } | undefined {
+function judge(
+  ctx: EngineContext,
+  address: Address,
+  text: string,
+): { record: RunningRecord; liveness: Liveness } | undefined {
   const decoded = decodeRunningRecord(text, address);
   if (decoded.isErr()) return undefined;
   const record = decoded.value;

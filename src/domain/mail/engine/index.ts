@@ -1,0 +1,10 @@
+export type { AskOutcome, EngineOptions, InboundListener, InboundMail, SessionIdentity } from "./context.js";
+export {
+  type AskSignal,
+  createMailboxEngine,
+  type FooterCounts,
+  footerText,
+  type MailboxEngine,
+} from "./mailbox-engine.js";
+export type { ReplyError, SendError, Sent } from "./outbox.js";
+export type { ListedSession } from "./presence.js";
