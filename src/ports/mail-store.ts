@@ -32,7 +32,7 @@ export interface BoxFacts {
   address: Address;
   /** Newest mtime of the folder and its four boxes. */
   lastActivityMs: number;
-  /** Entries in new/ (any entry counts: unread mail is never deleted). */
+  /** Entries in new/ plus mail the claim journal names (any entry counts: unread mail is never deleted). */
   waiting: number;
 }
 

@@ -82,7 +82,11 @@ function askReplies(asks: readonly OwedMail[], status: ReplyStatus, body: string
 
 function unique(mail: readonly OwedMail[]): OwedMail[] {
   const seen = new Set<string>();
-  return mail.filter((m) => (seen.has(m.id) ? false : (seen.add(m.id), true)));
+  return mail.filter((m) => {
+    if (seen.has(m.id)) return false;
+    seen.add(m.id);
+    return true;
+  });
 }
 
 export function planSettle(input: SettleInput): SettlePlan {

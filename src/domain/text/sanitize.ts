@@ -3,8 +3,8 @@
 
 // C0 (tab included), DEL, C1, U+2028/U+2029 (the spec's set), and beyond it: bidi embeddings,
 // overrides and isolates, LRM/RLM/ALM, zero-width and other invisible format characters, BOM.
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are matched on purpose, one by one.
 const unsafe =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are matched on purpose, one by one.
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb]|\p{Cf}/gu;
 
 /** Replaces every control, separator, bidi and invisible format character with a space. */

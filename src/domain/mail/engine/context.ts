@@ -67,6 +67,8 @@ export interface EngineState {
   hops: HopState;
   /** Injected, not yet read, in injection order. */
   pending: Map<string, PendingMail>;
+  /** Mail injected for the model and not yet read, by id: its file name in cur/ (the claim journal). */
+  unread: Map<string, string>;
   /** Read since the last settle (requests, asks, messages). */
   read: OwedMail[];
   /** Requests held across stopped runs. */
@@ -87,6 +89,10 @@ export interface EngineState {
   lastRecordText: string | undefined;
   watch: WatchHandle | undefined;
   poll: TimerHandle | undefined;
+  /** Set on the later tick after start, once mail a crash left claimed is recovered: no claim before. */
+  ready: boolean;
+  /** Inside sessionStarted: nothing is emitted from there. */
+  starting: boolean;
   scanning: boolean;
   rescan: boolean;
   polls: number;

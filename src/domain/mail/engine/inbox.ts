@@ -12,7 +12,7 @@ import { senderOf } from "./presence.js";
 /** Claims everything waiting in new/ now; every claimed envelope is emitted before this returns. */
 export function scanInbox(ctx: EngineContext): void {
   const { state } = ctx;
-  if (state.identity === undefined || state.closed) return;
+  if (state.identity === undefined || state.closed || !state.ready) return;
   if (state.scanning) {
     state.rescan = true;
     return;
@@ -43,8 +43,9 @@ function claimBatch(ctx: EngineContext, address: Address): boolean {
   }
   const batch = listing.value.names.slice(0, claimBatchMax);
   if (batch.length === 0) return false;
-  // The journal lets a restart finish delivering what a crash left claimed but never shown.
-  ctx.store.writeClaimJournal(address, batch);
+  // The journal names what was claimed and not yet read: a restart delivers what a crash left
+  // claimed but never shown (or shown but lost from the host's queue before it was read).
+  ctx.store.writeClaimJournal(address, [...ctx.state.unread.values(), ...batch]);
   const senders = new Map<string, Sender>();
   for (const name of batch) {
     if (ctx.state.closed) break;
@@ -55,8 +56,19 @@ function claimBatch(ctx: EngineContext, address: Address): boolean {
     }
     accept(ctx, claimed.value, senders, false);
   }
-  ctx.store.writeClaimJournal(address, []);
+  writeJournal(ctx);
   return listing.value.truncated || listing.value.names.length > batch.length;
+}
+
+/** Rewrites the journal from the mail injected and not yet read. */
+export function writeJournal(ctx: EngineContext): void {
+  const address = ctx.state.identity?.address;
+  if (address !== undefined) ctx.store.writeClaimJournal(address, [...ctx.state.unread.values()]);
+}
+
+/** Mail left the journal: it was read, taken over, appended quietly, or answered unread. */
+export function settleJournal(ctx: EngineContext, mailId: string): void {
+  if (ctx.state.unread.delete(mailId)) writeJournal(ctx);
 }
 
 /** After a restart: mail the journal says was being claimed, and that the host never showed. */
@@ -70,7 +82,7 @@ export function recoverClaimed(ctx: EngineContext): void {
     const read = ctx.store.readCur(address, name);
     if (read.isOk()) accept(ctx, read.value, senders, true);
   }
-  ctx.store.writeClaimJournal(address, []);
+  writeJournal(ctx);
 }
 
 function accept(ctx: EngineContext, outcome: ClaimOutcome, senders: Map<string, Sender>, recovering: boolean): void {
@@ -99,7 +111,7 @@ function accept(ctx: EngineContext, outcome: ClaimOutcome, senders: Map<string, 
         ctx.state.delivered.add(envelope.id);
         return;
       }
-      deliver(ctx, envelope, outcome.path, senders);
+      deliver(ctx, envelope, outcome.name, outcome.path, senders);
       return;
     }
     default: {
@@ -109,7 +121,13 @@ function accept(ctx: EngineContext, outcome: ClaimOutcome, senders: Map<string, 
   }
 }
 
-function deliver(ctx: EngineContext, envelope: Envelope, path: string, senders: Map<string, Sender>): void {
+function deliver(
+  ctx: EngineContext,
+  envelope: Envelope,
+  name: string,
+  path: string,
+  senders: Map<string, Sender>,
+): void {
   const { state } = ctx;
   if (envelope.to !== state.identity?.address) {
     ctx.warnOnce(`to:${path}`, `Set aside ${path}: it is addressed to ${envelope.to}, not to this session.`);
@@ -118,7 +136,7 @@ function deliver(ctx: EngineContext, envelope: Envelope, path: string, senders: 
   if (state.delivered.has(envelope.id)) return;
   state.delivered.add(envelope.id);
   if (envelope.kind === "reply") {
-    deliverReply(ctx, envelope, path, senders);
+    deliverReply(ctx, envelope, name, path, senders);
     return;
   }
   const owed = { id: envelope.id, from: envelope.from as Address, kind: envelope.kind };
@@ -140,11 +158,18 @@ function deliver(ctx: EngineContext, envelope: Envelope, path: string, senders: 
     askStoppedWaiting: false,
   });
   state.pending.set(envelope.id, { ...owed, hops: envelope.hops });
+  state.unread.set(envelope.id, name);
   ctx.refreshFooter();
   inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
 }
 
-function deliverReply(ctx: EngineContext, envelope: Envelope, path: string, senders: Map<string, Sender>): void {
+function deliverReply(
+  ctx: EngineContext,
+  envelope: Envelope,
+  name: string,
+  path: string,
+  senders: Map<string, Sender>,
+): void {
   const { state } = ctx;
   for (const id of envelope.in_reply_to) state.awaiting.delete(id);
   const waiting = state.waiting;
@@ -175,6 +200,7 @@ function deliverReply(ctx: EngineContext, envelope: Envelope, path: string, send
       kind: "message",
       hops: envelope.hops,
     });
+    state.unread.set(envelope.id, name);
     inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
     return;
   }
@@ -216,6 +242,7 @@ function inject(
     ctx.host.inject({ content, details }, options);
   } catch (e) {
     ctx.state.pending.delete(envelope.id);
+    ctx.state.unread.delete(envelope.id);
     ctx.warnOnce(
       `inject:${envelope.id}`,
       `Could not show mail ${envelope.id} (${mailMessageType}): ${e instanceof Error ? e.message : String(e)}`,

@@ -18,7 +18,7 @@ import type {
   InboundListener,
   SessionIdentity,
 } from "./context.js";
-import { recoverClaimed, scanInbox } from "./inbox.js";
+import { recoverClaimed, scanInbox, settleJournal } from "./inbox.js";
 import {
   type ReplyError,
   replyToAsk,
@@ -80,6 +80,7 @@ function initialState(): EngineState {
     busy: false,
     hops: freshHops,
     pending: new Map(),
+    unread: new Map(),
     read: [],
     held: [],
     received: new Map(),
@@ -93,6 +94,8 @@ function initialState(): EngineState {
     lastRecordText: undefined,
     watch: undefined,
     poll: undefined,
+    ready: false,
+    starting: false,
     scanning: false,
     rescan: false,
     polls: 0,
@@ -151,6 +154,13 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     if (waiting !== undefined && findRunning(ctx, waiting.to) === undefined) waiting.finish({ kind: "target-gone" });
   };
 
+  // Mail a crash left claimed but never shown is delivered before anything new is claimed.
+  const becomeReady = () => {
+    if (state.ready) return;
+    state.ready = true;
+    recoverClaimed(ctx);
+  };
+
   const start = (identity: SessionIdentity) => {
     const opened = options.store.openRoot().andThen(() => options.store.openBox(identity.address));
     if (opened.isErr()) {
@@ -179,7 +189,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     // Never inside the start call: listeners rebuild their state in their own session_start first.
     options.clock.defer(() => {
       if (state.closed) return;
-      recoverClaimed(ctx);
+      becomeReady();
       scanInbox(ctx);
       sweep();
       pruneBoxes(ctx, reading.config.pruneAfterDays);
@@ -191,7 +201,12 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     sessionStarted(identity) {
       if (state.identity !== undefined || state.closed) return;
       state.identity = { ...identity };
-      start(identity);
+      state.starting = true;
+      try {
+        start(identity);
+      } finally {
+        state.starting = false;
+      }
       ctx.refreshFooter();
     },
     renamed(name) {
@@ -211,6 +226,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       const mail = state.pending.get(mailId);
       if (mail === undefined) return;
       state.pending.delete(mailId);
+      settleJournal(ctx, mailId);
       state.hops = onMailEntered(state.hops, mail.hops);
       if (state.answered.has(mailId)) return;
       state.read.push({ id: mail.id, from: mail.from, kind: mail.kind });
@@ -238,7 +254,11 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
         state.listeners = state.listeners.filter((l) => l !== listener);
       };
     },
-    scan: () => scanInbox(ctx),
+    scan() {
+      // An explicit scan (message:scan) after start may run the start-up claim early, never inside it.
+      if (state.identity !== undefined && !state.starting) becomeReady();
+      scanInbox(ctx);
+    },
     identity: () => (state.identity === undefined ? undefined : { ...state.identity }),
     list: () => listSessions(ctx),
     request: (to, body, via) => sendRequest(ctx, to, body, via),
@@ -265,7 +285,10 @@ function settle(ctx: EngineContext, outcome: RunOutcome): void {
     writeAutomaticReply(ctx, reply);
     for (const id of reply.inReplyTo) state.answered.add(id);
   }
-  for (const dropped of plan.dropped) state.pending.delete(dropped.id);
+  for (const dropped of plan.dropped) {
+    state.pending.delete(dropped.id);
+    settleJournal(ctx, dropped.id);
+  }
   state.held = plan.held;
   state.read = [];
   state.hops = freshHops;

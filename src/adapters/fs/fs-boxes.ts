@@ -1,0 +1,58 @@
+// Paths inside the mail root. An address becomes a path segment only here, after validation.
+import { err, ok, type Result } from "neverthrow";
+import { type Address, isAddress } from "../../domain/mail/address.js";
+import type { StoreError } from "../../ports/mail-store.js";
+import { notAFolder } from "./fs-errors.js";
+import { checkFolder, ensureFolder } from "./fs-files.js";
+import type { FsLike, FsStats } from "./fs-like.js";
+
+export type Box = "tmp" | "new" | "cur" | "sent";
+export const allBoxes: readonly Box[] = ["tmp", "new", "cur", "sent"];
+/** The folder of running records: named like an address, so never used as one. */
+export const runningFolderName = "running";
+
+export interface StoreContext {
+  fs: FsLike;
+  /** The mail root without a trailing slash. */
+  root: string;
+  /** fsync new/ after publishing durable mail. */
+  syncDirs: boolean;
+}
+
+/** Addresses are branded, but a string cast to one would reach the filesystem: check again. */
+export function addressFolder(ctx: StoreContext, address: string): string {
+  if (!isAddress(address)) throw new Error(`not an address: ${JSON.stringify(address)}`);
+  return `${ctx.root}/${address}`;
+}
+
+export function boxFolder(ctx: StoreContext, address: Address, box: Box): string {
+  return `${addressFolder(ctx, address)}/${box}`;
+}
+
+/** The address folder and the named boxes, created (0700) when missing, each a real folder. */
+export function ensureBox(ctx: StoreContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
+  return walkBox(ctx, address, boxes, ensureFolder);
+}
+
+/** The address folder and the named boxes exist and are real folders (ENOENT when missing). */
+export function checkBox(ctx: StoreContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
+  return walkBox(ctx, address, boxes, checkFolder);
+}
+
+function walkBox(
+  ctx: StoreContext,
+  address: Address,
+  boxes: readonly Box[],
+  visit: (fs: FsLike, path: string) => Result<FsStats, StoreError>,
+): Result<FsStats, StoreError> {
+  const folder = addressFolder(ctx, address);
+  // running/ holds the records; mail addressed to "running" must not turn it into a mailbox.
+  if (address === runningFolderName) return err(notAFolder(folder));
+  const top = visit(ctx.fs, folder);
+  if (top.isErr()) return top;
+  for (const box of boxes) {
+    const inner = visit(ctx.fs, `${folder}/${box}`);
+    if (inner.isErr()) return inner;
+  }
+  return ok(top.value);
+}

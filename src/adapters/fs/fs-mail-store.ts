@@ -1,0 +1,209 @@
+// The mail root on a synchronous filesystem (node:fs, or memfs in the simulator): maildir delivery,
+// claim by rename, reads that never follow a link nor block on a FIFO. Layout:
+//   <root>/<address>/{tmp,new,cur,sent}/   folders 0700, files 0600
+//   <root>/<address>/claiming.json         the claim journal
+//   <root>/running/<address>.json          running records
+import { err, ok, type Result } from "neverthrow";
+import { envelopeFileBytesMax, folderEntriesMax, tmpSweepMax } from "../../domain/limits.js";
+import type { Address } from "../../domain/mail/address.js";
+import { type Envelope, encodeEnvelope, envelopeFileName } from "../../domain/mail/envelope.js";
+import type { ClaimOutcome, InboxListing, MailStore, StoreError } from "../../ports/mail-store.js";
+import { addressFolder, allBoxes, type Box, boxFolder, checkBox, ensureBox, type StoreContext } from "./fs-boxes.js";
+import { readClaimJournal, writeClaimJournal } from "./fs-claim-journal.js";
+import { attempt, failedWith } from "./fs-errors.js";
+import {
+  assertEntryName,
+  checkFolder,
+  ensureFolder,
+  folderMode,
+  listEntries,
+  readEntry,
+  writeAtomic,
+} from "./fs-files.js";
+import type { FsLike } from "./fs-like.js";
+import { listBoxes, removeBox } from "./fs-prune.js";
+import { listRunning, readRunning, removeRunning, writeRunning } from "./fs-running-records.js";
+
+export interface FsMailStoreOptions {
+  fs: FsLike;
+  /** Absolute path of the mail root. */
+  root: string;
+  /** fsync new/ after a durable delivery (default true); false where folders cannot be fsynced. */
+  syncDirs?: boolean;
+}
+
+export function createFsMailStore(options: FsMailStoreOptions): MailStore {
+  const ctx: StoreContext = {
+    fs: options.fs,
+    root: trimTrailingSlashes(options.root),
+    syncDirs: options.syncDirs ?? true,
+  };
+  return {
+    root: ctx.root,
+    openRoot: () => openRoot(ctx),
+    openBox: (address) =>
+      ensureBox(ctx, address, allBoxes).map((stats) => ({
+        path: addressFolder(ctx, address),
+        openToOthers: (stats.mode & 0o077) !== 0,
+      })),
+    deliver: (envelope, sentAtMs, { durable }) => publish(ctx, envelope, sentAtMs, "new", durable),
+    keepSent: (envelope, sentAtMs) => publish(ctx, envelope, sentAtMs, "sent", true),
+    findSent: (address, id) => findSent(ctx, address, id),
+    listNew: (address) => listNew(ctx, address),
+    claim: (address, name) => claim(ctx, address, name),
+    readCur: (address, name) => readCur(ctx, address, name),
+    writeClaimJournal: (address, names) => writeClaimJournal(ctx, address, names),
+    readClaimJournal: (address) => readClaimJournal(ctx, address),
+    sweepTmp: (address, nowMs, olderThanMs) => sweepTmp(ctx, address, nowMs, olderThanMs),
+    writeRunning: (address, text) => writeRunning(ctx, address, text),
+    readRunning: (address) => readRunning(ctx, address),
+    listRunning: () => listRunning(ctx),
+    removeRunning: (address, expectedText) => removeRunning(ctx, address, expectedText),
+    listBoxes: () => listBoxes(ctx),
+    removeBox: (address) => removeBox(ctx, address),
+  };
+}
+
+function trimTrailingSlashes(path: string): string {
+  const trimmed = path.replace(/\/+$/, "");
+  return trimmed === "" ? "/" : trimmed;
+}
+
+// chmod every time: an existing root may have been created open to others. The lstat comes
+// first because chmod follows links, and a linked root is refused, not repaired.
+function openRoot(ctx: StoreContext): Result<void, StoreError> {
+  const made = attempt("mkdir", ctx.root, () => ctx.fs.mkdirSync(ctx.root, { mode: folderMode, recursive: true }));
+  if (made.isErr()) return err(made.error);
+  return checkFolder(ctx.fs, ctx.root).andThen(() =>
+    attempt("chmod", ctx.root, () => ctx.fs.chmodSync(ctx.root, folderMode)),
+  );
+}
+
+/** Maildir publish into `box` of the recipient (new/) or the sender (sent/): the temp name is the
+ * final name, in the same address's tmp/, so an id is in flight at most once per folder (O_EXCL). */
+function publish(
+  ctx: StoreContext,
+  envelope: Envelope,
+  sentAtMs: number,
+  box: "new" | "sent",
+  durable: boolean,
+): Result<{ path: string }, StoreError> {
+  const text = encodeEnvelope(envelope);
+  // Branded by the schema check in the domain; addressFolder checks again before any path is built.
+  const address = (box === "new" ? envelope.to : envelope.from) as Address;
+  const name = envelopeFileName(sentAtMs, envelope.id);
+  const finalPath = `${boxFolder(ctx, address, box)}/${name}`;
+  return ensureBox(ctx, address, allBoxes)
+    .andThen(() =>
+      writeAtomic(ctx.fs, {
+        tmpPath: `${boxFolder(ctx, address, "tmp")}/${name}`,
+        finalPath,
+        text,
+        durable,
+        syncFolder: ctx.syncDirs ? boxFolder(ctx, address, box) : undefined,
+        replaceLeftover: false,
+      }),
+    )
+    .map(() => ({ path: finalPath }));
+}
+
+/** By the naming convention, `<time>-<id>.json`; a bare `<id>.json` from another implementation too.
+ * A sent copy that is a link, not a file or too big is no copy. */
+function findSent(
+  ctx: StoreContext,
+  address: Address,
+  id: string,
+): Result<{ path: string; text: string } | undefined, StoreError> {
+  const checked = checkBox(ctx, address, ["sent"]);
+  if (failedWith(checked, "ENOENT")) return ok(undefined);
+  if (checked.isErr()) return err(checked.error);
+  const folder = boxFolder(ctx, address, "sent");
+  const listed = listEntries(ctx.fs, folder, folderEntriesMax);
+  if (listed.isErr()) return err(listed.error);
+  const match = listed.value.entries.find((entry) => entry.name === `${id}.json` || entry.name.endsWith(`-${id}.json`));
+  if (match === undefined) return ok(undefined);
+  const path = `${folder}/${match.name}`;
+  return readEntry(ctx.fs, path, envelopeFileBytesMax).map((found) =>
+    found.kind === "text" ? { path, text: found.text } : undefined,
+  );
+}
+
+function listNew(ctx: StoreContext, address: Address): Result<InboxListing, StoreError> {
+  const folder = boxFolder(ctx, address, "new");
+  return checkBox(ctx, address, ["new"])
+    .andThen(() => listEntries(ctx.fs, folder, folderEntriesMax))
+    .map(({ entries, truncated }) => {
+      const names = entries.map((entry) => entry.name);
+      return {
+        names: names.filter((name) => !name.startsWith(".")),
+        hidden: names.filter((name) => name.startsWith(".")),
+        truncated,
+      };
+    });
+}
+
+/** Rename first, read after: whoever wins the rename owns the mail, and a link is moved as a link. */
+function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimOutcome, StoreError> {
+  assertEntryName(name);
+  const from = `${boxFolder(ctx, address, "new")}/${name}`;
+  const to = `${boxFolder(ctx, address, "cur")}/${name}`;
+  const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureFolder(ctx.fs, boxFolder(ctx, address, "cur")));
+  if (ready.isErr()) return err(ready.error);
+  const moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
+  if (moved.isErr()) {
+    // Gone only if the entry itself is gone: ENOENT from a vanished cur/ must not hide it.
+    const stillThere = !failedWith(
+      attempt("lstat", from, () => ctx.fs.lstatSync(from)),
+      "ENOENT",
+    );
+    return failedWith(moved, "ENOENT") && !stillThere ? ok({ kind: "gone", name }) : err(moved.error);
+  }
+  return readAs(ctx, name, to);
+}
+
+function readCur(ctx: StoreContext, address: Address, name: string): Result<ClaimOutcome, StoreError> {
+  assertEntryName(name);
+  const checked = checkBox(ctx, address, ["cur"]);
+  if (checked.isErr()) return err(checked.error);
+  return readAs(ctx, name, `${boxFolder(ctx, address, "cur")}/${name}`);
+}
+
+function readAs(ctx: StoreContext, name: string, path: string): Result<ClaimOutcome, StoreError> {
+  return readEntry(ctx.fs, path, envelopeFileBytesMax).map((found): ClaimOutcome => {
+    switch (found.kind) {
+      case "text":
+        return { kind: "claimed", name, path, text: found.text };
+      case "set-aside":
+        return { kind: "set-aside", name, path, reason: found.reason };
+      case "gone":
+        return { kind: "gone", name };
+      default: {
+        const never: never = found;
+        return never;
+      }
+    }
+  });
+}
+
+/** A crashed writer's leftovers: regular files (never links, never folders) last changed before
+ * nowMs - olderThanMs, at most tmpSweepMax per call. */
+function sweepTmp(ctx: StoreContext, address: Address, nowMs: number, olderThanMs: number): Result<number, StoreError> {
+  const box: Box = "tmp";
+  const folder = boxFolder(ctx, address, box);
+  const listed = checkBox(ctx, address, [box]).andThen(() => listEntries(ctx.fs, folder, folderEntriesMax));
+  if (listed.isErr()) return err(listed.error);
+  let removed = 0;
+  for (const entry of listed.value.entries) {
+    if (removed >= tmpSweepMax) break;
+    if (entry.isDirectory() || entry.isSymbolicLink()) continue;
+    const path = `${folder}/${entry.name}`;
+    const seen = attempt("lstat", path, () => ctx.fs.lstatSync(path));
+    if (failedWith(seen, "ENOENT")) continue;
+    if (seen.isErr()) return err(seen.error);
+    if (!seen.value.isFile() || seen.value.mtimeMs >= nowMs - olderThanMs) continue;
+    const gone = attempt("unlink", path, () => ctx.fs.unlinkSync(path));
+    if (gone.isOk()) removed++;
+    else if (!failedWith(gone, "ENOENT")) return err(gone.error);
+  }
+  return ok(removed);
+}
