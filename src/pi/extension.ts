@@ -1,0 +1,76 @@
+// session-mail for Pi: the composition root. One mailbox engine per session; everything Pi tells
+// the extension is forwarded to it, and it acts back only through the host port.
+import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
+import { createNodeMailbox } from "../adapters/node/node-mailbox.js";
+import { isAddress } from "../domain/mail/address.js";
+import type { MailboxEngine } from "../domain/mail/engine/index.js";
+import { mailMessageType } from "../ports/agent-host.js";
+import { registerMailboxCommand } from "./command.js";
+import { connectHooks } from "./hooks.js";
+import { createPiHost } from "./pi-host.js";
+import { createRunTracker } from "./run-outcome.js";
+import { registerMailTools } from "./tools.js";
+
+interface Live {
+  engine: MailboxEngine;
+  disconnect: () => void;
+}
+
+export default function sessionMail(pi: ExtensionAPI): void {
+  let live: Live | undefined;
+  const run = createRunTracker();
+  const engine = () => live?.engine;
+
+  const start = (ctx: ExtensionContext) => {
+    const address = ctx.sessionManager.getSessionId();
+    if (!isAddress(address)) {
+      ctx.ui.notify(`The mailbox is off: the session id ${JSON.stringify(address)} cannot be a mail address.`, "error");
+      return;
+    }
+    let open = true;
+    const mailbox = createNodeMailbox({ host: createPiHost(pi, ctx, () => open), agentDir: getAgentDir() });
+    const disconnect = connectHooks(pi, mailbox);
+    live = {
+      engine: mailbox,
+      disconnect: () => {
+        open = false;
+        disconnect();
+      },
+    };
+    mailbox.sessionStarted({ address, name: pi.getSessionName(), cwd: ctx.cwd });
+  };
+
+  const stop = () => {
+    const current = live;
+    live = undefined;
+    if (current === undefined) return;
+    current.engine.shutdown();
+    current.disconnect();
+  };
+
+  pi.on("session_start", (_event, ctx) => {
+    stop();
+    start(ctx);
+  });
+  pi.on("session_shutdown", () => stop());
+  pi.on("session_info_changed", (event) => engine()?.renamed(event.name));
+  pi.on("input", () => {
+    engine()?.input();
+  });
+  pi.on("agent_start", () => engine()?.runStarted());
+  pi.on("message_end", (event) => {
+    const message = event.message as { role?: string; customType?: string; details?: { mailId?: unknown } };
+    if (message.role === "assistant") run.assistantEnded(event.message);
+    else if (message.role === "custom" && message.customType === mailMessageType) {
+      const id = message.details?.mailId;
+      if (typeof id === "string") engine()?.messageEntered(id);
+    }
+  });
+  pi.on("agent_settled", (event) => {
+    const outcome = run.settled(event.aborted);
+    engine()?.runSettled(outcome);
+  });
+
+  registerMailTools(pi, engine);
+  registerMailboxCommand(pi, engine);
+}

@@ -1,0 +1,130 @@
+// The four tools the model gets. Every refusal throws (Pi reports it as a tool error) and writes nothing.
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { Text } from "@earendil-works/pi-tui";
+import { Type } from "typebox";
+import type { MailboxEngine } from "../domain/mail/engine/index.js";
+import { describeAskOutcome, describeReplyError, describeSendError, describeSent, describeSessions } from "./texts.js";
+
+type EngineRef = () => MailboxEngine | undefined;
+
+const noMailbox = "This session's mailbox is not running.";
+
+function result(text: string, details: Record<string, unknown> = {}) {
+  return { content: [{ type: "text" as const, text }], details };
+}
+
+function engineOrThrow(engine: EngineRef): MailboxEngine {
+  const current = engine();
+  if (current === undefined) throw new Error(noMailbox);
+  return current;
+}
+
+function short(text: string, max: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** A compact one-line rendering: the tool, whom it addresses, and the start of the text. */
+function renderCall(name: string) {
+  return (
+    args: { to?: string; ask?: string; message?: string },
+    theme: { fg(c: string, s: string): string; bold(s: string): string },
+  ) => {
+    const target = args.to ?? args.ask ?? "";
+    const text = args.message !== undefined ? ` ${theme.fg("dim", `"${short(args.message, 60)}"`)}` : "";
+    return new Text(`${theme.fg("toolTitle", theme.bold(name))} ${theme.fg("accent", target)}${text}`, 0, 0);
+  };
+}
+
+function renderResult(result: { content: Array<{ type: string; text?: string }> }, options: { expanded: boolean }) {
+  const text = result.content.map((c) => c.text ?? "").join("\n");
+  return new Text(options.expanded ? text : short(text.split("\n")[0] ?? "", 120), 0, 0);
+}
+
+export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
+  pi.registerTool({
+    name: "session_mail_list",
+    label: "Mail: list sessions",
+    description:
+      "Lists every Pi session running on this machine: name (or short id), full id, working directory, idle or busy, and whom it waits on. Marks this session.",
+    promptSnippet: "session_mail_list: see which other Pi sessions run on this machine",
+    promptGuidelines: ["Use session_mail_list to find another session's name or id before sending it mail."],
+    parameters: Type.Object({}),
+    async execute() {
+      return result(describeSessions(engineOrThrow(engine).list()));
+    },
+    renderCall: renderCall("session_mail_list"),
+    renderResult,
+  });
+
+  pi.registerTool({
+    name: "session_mail_send",
+    label: "Mail: send a message",
+    description:
+      "Sends a message (no answer expected) to another Pi session on this machine, by name, id prefix (8+ characters) or full id. A closed session gets it when it starts again (full id only).",
+    promptSnippet: "session_mail_send: leave another Pi session a message that expects no answer",
+    promptGuidelines: ["Use session_mail_send for information another session needs but need not answer."],
+    parameters: Type.Object({
+      to: Type.String({ description: "Session name, id prefix of at least 8 characters, or full id" }),
+      message: Type.String({ description: "The text to send" }),
+    }),
+    async execute(_id, params) {
+      const sent = engineOrThrow(engine).send(params.to, params.message);
+      if (sent.isErr()) throw new Error(describeSendError(sent.error));
+      return result(describeSent(sent.value, params.to), { id: sent.value.envelope.id, to: sent.value.envelope.to });
+    },
+    renderCall: renderCall("session_mail_send"),
+    renderResult,
+  });
+
+  pi.registerTool({
+    name: "session_mail_ask",
+    label: "Mail: ask and wait",
+    description:
+      "Asks another running Pi session a question and waits (up to 10 minutes) for its answer, which becomes this tool's result. One ask at a time.",
+    promptSnippet: "session_mail_ask: ask another running Pi session a question and wait for its answer",
+    promptGuidelines: [
+      "Use session_mail_ask when you need another session's answer before you can go on; it blocks until the answer arrives.",
+      "Do not use session_mail_ask with a session that is waiting on you; answer it with session_mail_reply instead.",
+    ],
+    parameters: Type.Object({
+      to: Type.String({ description: "Session name, id prefix of at least 8 characters, or full id" }),
+      message: Type.String({ description: "The question" }),
+    }),
+    async execute(_id, params, signal) {
+      const asked = await engineOrThrow(engine).ask(params.to, params.message, signal);
+      if (asked.isErr()) throw new Error(describeSendError(asked.error));
+      const { sent, outcome } = asked.value;
+      const text = describeAskOutcome(outcome, params.to);
+      const details = { id: sent.envelope.id, to: sent.envelope.to, outcome: outcome.kind };
+      if (outcome.kind === "answered" && outcome.envelope.status === "done") return result(text, details);
+      return { ...result(text, details), isError: outcome.kind !== "answered" };
+    },
+    renderCall: renderCall("session_mail_ask"),
+    renderResult,
+  });
+
+  pi.registerTool({
+    name: "session_mail_reply",
+    label: "Mail: answer an ask",
+    description:
+      "Answers an ask another session is waiting on, at once, without ending this run. The ask id is in the mail's label.",
+    promptSnippet: "session_mail_reply: answer a waiting session's ask right away",
+    promptGuidelines: [
+      "Use session_mail_reply to answer an ask as soon as you have the answer; requests are answered automatically at the end of the run.",
+    ],
+    parameters: Type.Object({
+      ask: Type.String({ description: "The id of the ask, from its label" }),
+      message: Type.String({ description: "The answer" }),
+    }),
+    async execute(_id, params) {
+      const replied = engineOrThrow(engine).reply(params.ask, params.message);
+      if (replied.isErr()) throw new Error(describeReplyError(replied.error));
+      return result(`Answered ask ${params.ask} (reply ${replied.value.envelope.id}).`, {
+        id: replied.value.envelope.id,
+      });
+    },
+    renderCall: renderCall("session_mail_reply"),
+    renderResult,
+  });
+}
