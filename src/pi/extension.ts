@@ -6,7 +6,7 @@ import { isAddress } from "../domain/mail/address.js";
 import type { MailboxEngine } from "../domain/mail/engine/index.js";
 import { mailMessageType } from "../ports/agent-host.js";
 import { registerMailboxCommand } from "./command.js";
-import { connectHooks } from "./hooks.js";
+import { emitInbound, provideHooks } from "./hooks.js";
 import { createPiHost } from "./pi-host.js";
 import { createRunTracker } from "./run-outcome.js";
 import { registerMailTools } from "./tools.js";
@@ -29,7 +29,7 @@ export default function sessionMail(pi: ExtensionAPI): void {
     }
     let open = true;
     const mailbox = createNodeMailbox({ host: createPiHost(pi, ctx, () => open), agentDir: getAgentDir() });
-    const disconnect = connectHooks(pi, mailbox);
+    const disconnect = emitInbound(pi, mailbox);
     live = {
       engine: mailbox,
       disconnect: () => {
@@ -71,6 +71,7 @@ export default function sessionMail(pi: ExtensionAPI): void {
     engine()?.runSettled(outcome);
   });
 
+  provideHooks(pi, engine);
   registerMailTools(pi, engine);
   registerMailboxCommand(pi, engine);
 }

@@ -13,32 +13,41 @@ interface SendPayload {
   error?: unknown;
 }
 
-/** Connects one session's engine to the bus; the returned function disconnects it (at shutdown). */
-export function connectHooks(pi: ExtensionAPI, engine: MailboxEngine): Unsubscribe {
-  const offs: Unsubscribe[] = [];
-  offs.push(
-    pi.events.on("message:send", (data: unknown) => {
-      if (typeof data !== "object" || data === null) return;
-      const payload = data as SendPayload;
-      if (payload.envelope !== undefined || payload.error !== undefined) return;
-      if (typeof payload.to !== "string" || typeof payload.body !== "string") {
-        payload.error = "message:send needs a string `to` (an address) and a string `body`.";
-        return;
-      }
-      const sent = engine.request(payload.to, payload.body, "hook");
-      if (sent.isOk()) payload.envelope = { ...sent.value.envelope };
-      else payload.error = describeSendError(sent.error);
-    }),
-  );
-  offs.push(
-    pi.events.on("message:scan", (data: unknown) => {
-      if (typeof data !== "object" || data === null) return;
-      engine.scan();
-      (data as { scanned?: boolean }).scanned = true;
-    }),
-  );
-  offs.push(engine.onInbound((mail) => pi.events.emit("message:inbound", mail)));
-  return () => {
-    for (const off of offs) off();
-  };
+/**
+ * Provides message:send and message:scan for the life of this extension instance, whichever
+ * session is live (Pi drops these subscriptions when it replaces or reloads the runtime). With no
+ * live session (before session_start, after session_shutdown, or with the mailbox off),
+ * message:send sets error: leaving both fields unset would tell the consumer no provider is
+ * installed. message:scan then sets nothing, since no scan ran.
+ */
+export function provideHooks(pi: ExtensionAPI, engine: () => MailboxEngine | undefined): void {
+  pi.events.on("message:send", (data: unknown) => {
+    if (typeof data !== "object" || data === null) return;
+    const payload = data as SendPayload;
+    if (payload.envelope !== undefined || payload.error !== undefined) return;
+    const current = engine();
+    if (current === undefined) {
+      payload.error = describeSendError({ kind: "no-session" });
+      return;
+    }
+    if (typeof payload.to !== "string" || typeof payload.body !== "string") {
+      payload.error = "message:send needs a string `to` (an address) and a string `body`.";
+      return;
+    }
+    const sent = current.request(payload.to, payload.body, "hook");
+    if (sent.isOk()) payload.envelope = { ...sent.value.envelope };
+    else payload.error = describeSendError(sent.error);
+  });
+  pi.events.on("message:scan", (data: unknown) => {
+    if (typeof data !== "object" || data === null) return;
+    const current = engine();
+    if (current === undefined) return;
+    current.scan();
+    (data as { scanned?: boolean }).scanned = true;
+  });
+}
+
+/** Emits message:inbound for one session's claimed mail; the returned function disconnects it (at shutdown). */
+export function emitInbound(pi: ExtensionAPI, engine: MailboxEngine): Unsubscribe {
+  return engine.onInbound((mail) => pi.events.emit("message:inbound", mail));
 }

@@ -69,6 +69,8 @@ export interface EngineState {
   pending: Map<string, PendingMail>;
   /** Mail injected for the model and not yet read, by id: its file name in cur/ (the claim journal). */
   unread: Map<string, string>;
+  /** The journal still lists mail read since it was written. */
+  journalDirty: boolean;
   /** Read since the last settle (requests, asks, messages). */
   read: OwedMail[];
   /** Requests held across stopped runs. */

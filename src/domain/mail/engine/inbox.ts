@@ -1,5 +1,4 @@
 // Claiming waiting mail and handing it to listeners and the model, exactly once.
-import { mailMessageType } from "../../../ports/agent-host.js";
 import type { ClaimOutcome } from "../../../ports/mail-store.js";
 import { claimBatchMax } from "../../limits.js";
 import type { Address } from "../address.js";
@@ -63,12 +62,17 @@ function claimBatch(ctx: EngineContext, address: Address): boolean {
 /** Rewrites the journal from the mail injected and not yet read. */
 export function writeJournal(ctx: EngineContext): void {
   const address = ctx.state.identity?.address;
+  ctx.state.journalDirty = false;
   if (address !== undefined) ctx.store.writeClaimJournal(address, [...ctx.state.unread.values()]);
 }
 
-/** Mail left the journal: it was read, taken over, appended quietly, or answered unread. */
-export function settleJournal(ctx: EngineContext, mailId: string): void {
-  if (ctx.state.unread.delete(mailId)) writeJournal(ctx);
+/** Mail left the journal. Read mail is dropped from it lazily (at the next scan or poll): until
+ * then a restart finds it in the host's transcript and skips it. Mail answered unread must go at
+ * once, or a restart would show it, and answer it, a second time. */
+export function settleJournal(ctx: EngineContext, mailId: string, how: "read" | "answered"): void {
+  if (!ctx.state.unread.delete(mailId)) return;
+  if (how === "answered") writeJournal(ctx);
+  else ctx.state.journalDirty = true;
 }
 
 /** After a restart: mail the journal says was being claimed, and that the host never showed. */
@@ -188,7 +192,10 @@ function deliverReply(
     ctx.refreshFooter();
     return;
   }
-  const abandoned = envelope.in_reply_to.some((id) => state.abandonedAsks.has(id));
+  // Any ask of ours other than the waiting one stopped waiting; after a restart only its sent/ copy knows it was an ask.
+  const abandoned =
+    envelope.in_reply_to.some((id) => state.abandonedAsks.has(id)) ||
+    quoted.some((q) => q.copy?.envelope.kind === "ask");
   const sender = senderOf(ctx, envelope.from as Address, senders);
   const content = frameMail({ envelope, path, sender, quoted, askStoppedWaiting: abandoned });
   ctx.refreshFooter();
@@ -245,7 +252,7 @@ function inject(
     ctx.state.unread.delete(envelope.id);
     ctx.warnOnce(
       `inject:${envelope.id}`,
-      `Could not show mail ${envelope.id} (${mailMessageType}): ${e instanceof Error ? e.message : String(e)}`,
+      `Could not show mail ${envelope.id}: ${e instanceof Error ? e.message : String(e)}`,
     );
   }
 }

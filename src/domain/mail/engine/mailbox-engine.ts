@@ -18,7 +18,7 @@ import type {
   InboundListener,
   SessionIdentity,
 } from "./context.js";
-import { recoverClaimed, scanInbox, settleJournal } from "./inbox.js";
+import { recoverClaimed, scanInbox, settleJournal, writeJournal } from "./inbox.js";
 import {
   type ReplyError,
   replyToAsk,
@@ -81,6 +81,7 @@ function initialState(): EngineState {
     hops: freshHops,
     pending: new Map(),
     unread: new Map(),
+    journalDirty: false,
     read: [],
     held: [],
     received: new Map(),
@@ -138,6 +139,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       if (state.closed) return;
       state.polls++;
       scanInbox(ctx);
+      if (state.journalDirty) writeJournal(ctx);
       checkWaitingTarget();
       if (state.polls % 240 === 0) sweep();
       schedulePoll();
@@ -226,7 +228,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       const mail = state.pending.get(mailId);
       if (mail === undefined) return;
       state.pending.delete(mailId);
-      settleJournal(ctx, mailId);
+      settleJournal(ctx, mailId, "read");
       state.hops = onMailEntered(state.hops, mail.hops);
       if (state.answered.has(mailId)) return;
       state.read.push({ id: mail.id, from: mail.from, kind: mail.kind });
@@ -242,6 +244,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     shutdown() {
       if (state.closed) return;
       state.waiting?.finish({ kind: "aborted" });
+      if (state.journalDirty) writeJournal(ctx);
       state.closed = true;
       state.watch?.close();
       state.poll?.cancel();
@@ -287,7 +290,7 @@ function settle(ctx: EngineContext, outcome: RunOutcome): void {
   }
   for (const dropped of plan.dropped) {
     state.pending.delete(dropped.id);
-    settleJournal(ctx, dropped.id);
+    settleJournal(ctx, dropped.id, "answered");
   }
   state.held = plan.held;
   state.read = [];
