@@ -34,11 +34,11 @@ export {
 } from "./domain/mail/envelope.js";
 export { describeHopRefusal, type HopState } from "./domain/mail/hop-rules.js";
 export { endLine, frameMail, fromLine, type LabelInput } from "./domain/mail/labels.js";
+export { mailMessageType } from "./domain/mail/message-type.js";
 export { decodeRunningRecord, RunningRecord } from "./domain/mail/running-record.js";
 export { type OwedMail, planSettle, type RunOutcome } from "./domain/mail/settle-rules.js";
 export { sanitizeField } from "./domain/text/sanitize.js";
 export type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "./ports/agent-host.js";
-export { mailMessageType } from "./ports/agent-host.js";
 export type { Clock, TimerHandle } from "./ports/clock.js";
 export type { ConfigFile } from "./ports/config-file.js";
 export type { Entropy } from "./ports/entropy.js";

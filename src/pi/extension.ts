@@ -4,7 +4,7 @@ import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil
 import { createNodeMailbox } from "../adapters/node/node-mailbox.js";
 import { isAddress } from "../domain/mail/address.js";
 import type { MailboxEngine } from "../domain/mail/engine/index.js";
-import { mailMessageType } from "../ports/agent-host.js";
+import { mailMessageType } from "../domain/mail/message-type.js";
 import { registerMailboxCommand } from "./command.js";
 import { emitInbound, provideHooks } from "./hooks.js";
 import { createPiHost } from "./pi-host.js";

@@ -1,13 +1,8 @@
 // The AgentHost port over Pi: injected mail becomes a custom message, notices and the footer go
 // to Pi's UI. After the session is replaced every ctx call throws, so each call is guarded.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import {
-  type AgentHost,
-  type InjectedMail,
-  type InjectOptions,
-  mailMessageType,
-  type NoticeLevel,
-} from "../ports/agent-host.js";
+import { mailMessageType } from "../domain/mail/message-type.js";
+import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../ports/agent-host.js";
 
 export const footerKey = "session-mail";
 

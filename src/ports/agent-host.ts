@@ -1,6 +1,3 @@
-/** The custom message type under which mail enters the host's conversation. */
-export const mailMessageType = "session-mail";
-
 export interface InjectedMail {
   /** The label-framed text the model reads. */
   content: string;

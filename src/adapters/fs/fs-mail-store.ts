@@ -47,7 +47,8 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
         openToOthers: (stats.mode & 0o077) !== 0,
       })),
     deliver: (envelope, sentAtMs, { durable }) => publish(ctx, envelope, sentAtMs, "new", durable),
-    keepSent: (envelope, sentAtMs) => publish(ctx, envelope, sentAtMs, "sent", true),
+    // Not fsynced: a copy lost to a power cut only costs a reply its quote.
+    keepSent: (envelope, sentAtMs) => publish(ctx, envelope, sentAtMs, "sent", false),
     findSent: (address, id) => findSent(ctx, address, id),
     listNew: (address) => listNew(ctx, address),
     claim: (address, name) => claim(ctx, address, name),
