@@ -1,6 +1,7 @@
 // session-mail for Pi: the composition root. One mailbox engine per session; everything Pi tells
 // the extension is forwarded to it, and it acts back only through the host port.
-import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { agentDirFromEnv } from "../adapters/node/agent-dir.js";
 import { createNodeMailbox } from "../adapters/node/node-mailbox.js";
 import { isAddress } from "../domain/mail/address.js";
 import type { MailboxEngine } from "../domain/mail/engine/index.js";
@@ -28,7 +29,7 @@ export default function sessionMail(pi: ExtensionAPI): void {
       return;
     }
     let open = true;
-    const mailbox = createNodeMailbox({ host: createPiHost(pi, ctx, () => open), agentDir: getAgentDir() });
+    const mailbox = createNodeMailbox({ host: createPiHost(pi, ctx, () => open), agentDir: agentDirFromEnv() });
     const disconnect = emitInbound(pi, mailbox);
     live = {
       engine: mailbox,

@@ -1,8 +1,8 @@
 // The four tools the model gets. Every refusal throws (Pi reports it as a tool error) and writes nothing.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { Text } from "@earendil-works/pi-tui";
 import { Type } from "typebox";
 import type { MailboxEngine } from "../domain/mail/engine/index.js";
+import { lineComponent } from "./line-component.js";
 import { describeAskOutcome, describeReplyError, describeSendError, describeSent, describeSessions } from "./texts.js";
 
 type EngineRef = () => MailboxEngine | undefined;
@@ -32,13 +32,13 @@ function renderCall(name: string) {
   ) => {
     const target = args.to ?? args.ask ?? "";
     const text = args.message !== undefined ? ` ${theme.fg("dim", `"${short(args.message, 60)}"`)}` : "";
-    return new Text(`${theme.fg("toolTitle", theme.bold(name))} ${theme.fg("accent", target)}${text}`, 0, 0);
+    return lineComponent(`${theme.fg("toolTitle", theme.bold(name))} ${theme.fg("accent", target)}${text}`);
   };
 }
 
 function renderResult(result: { content: Array<{ type: string; text?: string }> }, options: { expanded: boolean }) {
   const text = result.content.map((c) => c.text ?? "").join("\n");
-  return new Text(options.expanded ? text : short(text.split("\n")[0] ?? "", 120), 0, 0);
+  return lineComponent(options.expanded ? text : short(text.split("\n")[0] ?? "", 120));
 }
 
 export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {

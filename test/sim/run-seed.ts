@@ -57,4 +57,3 @@ export async function runSeed(seed: number): Promise<World> {
   }
   return world;
 }
-

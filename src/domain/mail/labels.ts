@@ -45,12 +45,14 @@ export function endLine(envelope: Envelope, sender: Sender): string {
 
 // Only the label's own lines may start with `[mailbox]`: a body line that does is quoted. A line
 // starts after any Unicode mandatory break (VT and FF too), and blank or invisible characters
-// before the tag (NBSP, U+3000, zero-width, bidi) do not hide it.
+// before the tag (NBSP, U+3000, zero-width, bidi, other controls such as NUL or ESC, and the
+// fillers and selectors sanitizeField treats as invisible) do not hide it.
+const forgedTag =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are matched on purpose, one by one.
+  /(^|[\n\v\f\r\u0085\u2028\u2029])((?:[^\S\n\v\f\r\u2028\u2029]|[\u0000-\u0009\u000e-\u001f\u007f-\u0084\u0086-\u009f]|\p{Cf}|[\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0])*)\[mailbox\]/gu;
+
 function neutralize(text: string): string {
-  return text.replace(
-    /(^|[\n\v\f\r\u0085\u2028\u2029])((?:[^\S\n\v\f\r\u2028\u2029]|\p{Cf})*)\[mailbox\]/gu,
-    "$1$2> [mailbox]",
-  );
+  return text.replace(forgedTag, "$1$2> [mailbox]");
 }
 
 function kindLine(input: LabelInput): string {

@@ -211,7 +211,18 @@ function deliverReply(
     inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
     return;
   }
+  // Quiet mail gets no message_end, and during a run Pi holds it in memory until the turn ends:
+  // it stays in the journal until settleQuiet, so a crash before then does not lose it.
+  state.unread.set(envelope.id, name);
   inject(ctx, envelope, path, content, { triggerTurn: false, deliverAs: "followUp" });
+}
+
+/** Quiet mail (unread, never pending) is in the session by now: Pi appends it at once when idle
+ * and flushes what it held before a run settles. Dropped lazily, like read mail. */
+export function settleQuiet(ctx: EngineContext): void {
+  for (const id of [...ctx.state.unread.keys()]) {
+    if (!ctx.state.pending.has(id)) settleJournal(ctx, id, "read");
+  }
 }
 
 function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[] {

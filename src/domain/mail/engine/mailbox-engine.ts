@@ -18,7 +18,7 @@ import type {
   InboundListener,
   SessionIdentity,
 } from "./context.js";
-import { recoverClaimed, scanInbox, settleJournal, writeJournal } from "./inbox.js";
+import { recoverClaimed, scanInbox, settleJournal, settleQuiet, writeJournal } from "./inbox.js";
 import {
   type ReplyError,
   replyToAsk,
@@ -244,6 +244,8 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     shutdown() {
       if (state.closed) return;
       state.waiting?.finish({ kind: "aborted" });
+      // Idle, Pi has appended every quiet mail; during a run it may still hold some: keep those.
+      if (!state.busy) settleQuiet(ctx);
       if (state.journalDirty) writeJournal(ctx);
       state.closed = true;
       state.watch?.close();
@@ -295,6 +297,7 @@ function settle(ctx: EngineContext, outcome: RunOutcome): void {
   state.held = plan.held;
   state.read = [];
   state.hops = freshHops;
+  settleQuiet(ctx);
 }
 
 function ask(

@@ -1,0 +1,335 @@
+// The file system figures: send, delivery latency, scan and list, each beside its raw floor measured
+// in the same run on fresh folders, interleaved so both see the same file system state.
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  watch,
+  writeSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFsMailStore } from "../src/adapters/fs/fs-mail-store.js";
+import { createConfigFile } from "../src/adapters/node/config-file.js";
+import { cryptoEntropy } from "../src/adapters/node/crypto-entropy.js";
+import { createFsWatcher } from "../src/adapters/node/fs-watcher.js";
+import { nodeFs } from "../src/adapters/node/node-fs.js";
+import { createProcessProbe } from "../src/adapters/node/proc-probe.js";
+import { systemClock } from "../src/adapters/node/system-clock.js";
+import type { Address } from "../src/domain/mail/address.js";
+import { resolveAddress } from "../src/domain/mail/addressing.js";
+import { createMailboxEngine, type MailboxEngine } from "../src/domain/mail/engine/index.js";
+import { type Envelope, encodeEnvelope, envelopeFileName } from "../src/domain/mail/envelope.js";
+import { encodeRunningRecord } from "../src/domain/mail/running-record.js";
+import type { AgentHost } from "../src/ports/agent-host.js";
+import { median, nowUs, percentile } from "./stats.js";
+
+const quietHost: AgentHost = { inject() {}, notify() {}, setStatus() {}, hasShown: () => false };
+const body = "Please run the test suite and tell me which tests fail, with the first line of each error.";
+
+export function freshRoot(label: string): string {
+  return mkdtempSync(join(tmpdir(), `switchboard-bench-${label}-`));
+}
+
+export function startEngine(root: string, address: string, options: { watch: boolean; pollMs: number }): MailboxEngine {
+  const engine = createMailboxEngine({
+    store: createFsMailStore({ fs: nodeFs, root }),
+    probe: createProcessProbe(),
+    clock: systemClock,
+    watcher: createFsWatcher(),
+    entropy: cryptoEntropy,
+    host: quietHost,
+    config: createConfigFile(join(root, "agent")),
+    durable: true,
+    pollIntervalMs: options.pollMs,
+    watch: options.watch,
+  });
+  engine.sessionStarted({ address: address as Address, name: address.slice(0, 8), cwd: root });
+  return engine;
+}
+
+const idle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function envelopeText(i: number, to: string): { name: string; text: string } {
+  const envelope: Envelope = {
+    id: cryptoEntropy.uuid(),
+    from: "019ad0e0-0000-7000-8000-0000000000aa",
+    to,
+    kind: "request",
+    hops: 0,
+    in_reply_to: [],
+    status: "",
+    ts: new Date().toISOString(),
+    body: `${body} #${i}`,
+  };
+  return { name: envelopeFileName(Date.now(), envelope.id), text: encodeEnvelope(envelope) };
+}
+
+/** The floor of a send: exclusive create in tmp/, write, (fsync), close, rename into new/, (fsync new/). */
+function rawSend(box: string, name: string, text: string, durable: boolean): void {
+  const tmp = join(box, "tmp", name);
+  const fd = openSync(tmp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+  writeSync(fd, text);
+  if (durable) fsyncSync(fd);
+  closeSync(fd);
+  renameSync(tmp, join(box, "new", name));
+  if (durable) {
+    const dir = openSync(join(box, "new"), constants.O_RDONLY | constants.O_DIRECTORY);
+    fsyncSync(dir);
+    closeSync(dir);
+  }
+}
+
+function makeBox(root: string, address: string): string {
+  const box = join(root, address);
+  for (const sub of ["tmp", "new", "cur", "sent"]) mkdirSync(join(box, sub), { recursive: true, mode: 0o700 });
+  return box;
+}
+
+export interface SendFigures {
+  floorUs: number;
+  oursUs: number;
+  floorNoSyncUs: number;
+  oursNoSyncUs: number;
+}
+
+/** Medians per send over `rounds` × `perRound`, ours and the floor alternating round by round. */
+export async function benchSend(rounds: number, perRound: number): Promise<SendFigures> {
+  const samples = {
+    floor: [] as number[],
+    ours: [] as number[],
+    floorNoSync: [] as number[],
+    oursNoSync: [] as number[],
+  };
+  const a = "019ad0e0-0000-7000-8000-0000000000aa";
+  const b = "019ad0e0-0000-7000-8000-0000000000bb";
+  for (let r = 0; r < rounds; r++) {
+    for (const durable of [true, false]) {
+      const root = freshRoot("send");
+      const floorBox = makeBox(root, "floor");
+      const sender = createMailboxEngine({
+        store: createFsMailStore({ fs: nodeFs, root }),
+        probe: createProcessProbe(),
+        clock: systemClock,
+        watcher: createFsWatcher(),
+        entropy: cryptoEntropy,
+        host: quietHost,
+        config: createConfigFile(join(root, "agent")),
+        durable,
+        pollIntervalMs: 3_600_000,
+        watch: false,
+      });
+      sender.sessionStarted({ address: a as Address, name: "a", cwd: root });
+      const recipient = startEngine(root, b, { watch: false, pollMs: 3_600_000 });
+      await idle();
+      const runFloor = () => {
+        for (let i = 0; i < perRound; i++) {
+          const { name, text } = envelopeText(i, b);
+          const t0 = nowUs();
+          rawSend(floorBox, name, text, durable);
+          (durable ? samples.floor : samples.floorNoSync).push(nowUs() - t0);
+        }
+      };
+      const runOurs = () => {
+        for (let i = 0; i < perRound; i++) {
+          const t0 = nowUs();
+          const sent = sender.request(b, `${body} #${i}`, "hook");
+          (durable ? samples.ours : samples.oursNoSync).push(nowUs() - t0);
+          if (sent.isErr()) throw new Error(`send failed: ${sent.error.kind}`);
+        }
+      };
+      if (r % 2 === 0) {
+        runFloor();
+        runOurs();
+      } else {
+        runOurs();
+        runFloor();
+      }
+      sender.shutdown();
+      recipient.shutdown();
+    }
+  }
+  return {
+    floorUs: median(samples.floor),
+    oursUs: median(samples.ours),
+    floorNoSyncUs: median(samples.floorNoSync),
+    oursNoSyncUs: median(samples.oursNoSync),
+  };
+}
+
+export interface LatencyFigures {
+  floorP50Us: number;
+  floorP99Us: number;
+  oursP50Us: number;
+  oursP99Us: number;
+  pollOnlyP50Us: number;
+  pollOnlyP99Us: number;
+  messages: number;
+  pollOnlyMessages: number;
+}
+
+/** From the rename into new/ to the listener: a bare fs.watch wake-up, the engine, the engine on its poll. */
+export async function benchLatency(messages: number, pollOnlyMessages: number): Promise<LatencyFigures> {
+  const root = freshRoot("latency");
+  const floorBox = makeBox(root, "floor");
+  let wake: (() => void) | undefined;
+  const watcher = watch(join(floorBox, "new"), () => wake?.());
+  const b = "019ad0e0-0000-7000-8000-0000000000bb";
+  const p = "019ad0e0-0000-7000-8000-0000000000cc";
+  const engine = startEngine(root, b, { watch: true, pollMs: 250 });
+  const polled = startEngine(root, p, { watch: false, pollMs: 250 });
+  let inbound: (() => void) | undefined;
+  engine.onInbound(() => inbound?.());
+  polled.onInbound(() => inbound?.());
+  await idle();
+  const floor: number[] = [];
+  const ours: number[] = [];
+  const pollOnly: number[] = [];
+  const once = async (box: string, to: string, i: number, sink: number[], arm: (resolve: () => void) => void) => {
+    const { name, text } = envelopeText(i, to);
+    const arrived = new Promise<void>((resolve) => arm(resolve));
+    rawSend(box, name, text, false);
+    const t0 = nowUs();
+    await arrived;
+    sink.push(nowUs() - t0);
+  };
+  for (let i = 0; i < messages; i++) {
+    await once(floorBox, "floor", i, floor, (resolve) => {
+      wake = resolve;
+    });
+    await once(join(root, b), b, i, ours, (resolve) => {
+      inbound = resolve;
+    });
+  }
+  for (let i = 0; i < pollOnlyMessages; i++) {
+    await once(join(root, p), p, i, pollOnly, (resolve) => {
+      inbound = resolve;
+    });
+  }
+  watcher.close();
+  engine.shutdown();
+  polled.shutdown();
+  return {
+    floorP50Us: median(floor),
+    floorP99Us: percentile(floor, 99),
+    oursP50Us: median(ours),
+    oursP99Us: percentile(ours, 99),
+    pollOnlyP50Us: median(pollOnly),
+    pollOnlyP99Us: percentile(pollOnly, 99),
+    messages,
+    pollOnlyMessages,
+  };
+}
+
+export interface ScanFigures {
+  floorMs: number;
+  oursMs: number;
+  envelopes: number;
+}
+
+/** Claim and parse `count` waiting envelopes: readdir + rename + read + JSON.parse, against the engine's scan. */
+export async function benchScan(count: number, rounds: number): Promise<ScanFigures> {
+  const floor: number[] = [];
+  const ours: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const root = freshRoot("scan");
+    const b = "019ad0e0-0000-7000-8000-0000000000bb";
+    const floorBox = makeBox(root, "floor");
+    const engine = startEngine(root, b, { watch: false, pollMs: 3_600_000 });
+    let seen = 0;
+    engine.onInbound(() => {
+      seen++;
+    });
+    await idle();
+    // Both inboxes are filled in the same phase, interleaved, before anything is timed.
+    const staging = join(root, "staging");
+    mkdirSync(staging);
+    for (let i = 0; i < count; i++) {
+      const one = envelopeText(i, "floor");
+      rawSend(floorBox, one.name, one.text, false);
+      const two = envelopeText(i, b);
+      rawSend(join(root, b), two.name, two.text, false);
+    }
+    const runFloor = () => {
+      const t0 = nowUs();
+      const names = readdirSync(join(floorBox, "new")).sort();
+      for (const name of names) {
+        renameSync(join(floorBox, "new", name), join(floorBox, "cur", name));
+        JSON.parse(readFileSync(join(floorBox, "cur", name), "utf8"));
+      }
+      floor.push((nowUs() - t0) / 1000);
+    };
+    const runOurs = () => {
+      const t0 = nowUs();
+      engine.scan();
+      ours.push((nowUs() - t0) / 1000);
+      if (seen !== count) throw new Error(`the engine claimed ${seen} of ${count}`);
+    };
+    if (r % 2 === 0) {
+      runFloor();
+      runOurs();
+    } else {
+      runOurs();
+      runFloor();
+    }
+    engine.shutdown();
+  }
+  return { floorMs: median(floor), oursMs: median(ours), envelopes: count };
+}
+
+export interface ListFigures {
+  floorUs: number;
+  oursUs: number;
+  records: number;
+}
+
+/** Resolve a name with `records` running records on disk, against reading and parsing them raw. */
+export async function benchList(records: number, rounds: number): Promise<ListFigures> {
+  const root = freshRoot("list");
+  const self = "019ad0e0-0000-7000-8000-0000000000aa";
+  const engine = startEngine(root, self, { watch: false, pollMs: 3_600_000 });
+  await idle();
+  const me = createProcessProbe().self();
+  mkdirSync(join(root, "running"), { recursive: true });
+  for (let i = 0; i < records; i++) {
+    const address = `019ad0e0-0000-7000-8000-${String(i).padStart(12, "0")}`;
+    const record = {
+      address,
+      name: `session-${i}`,
+      cwd: "/work/repo",
+      pid: me.pid,
+      state: "idle" as const,
+      waitingOn: "",
+      updated: new Date().toISOString(),
+    };
+    const text = encodeRunningRecord(me.started === undefined ? record : { ...record, started: me.started });
+    rawWrite(join(root, "running", `${address}.json`), text);
+  }
+  const floor: number[] = [];
+  const ours: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let t0 = nowUs();
+    for (const name of readdirSync(join(root, "running")))
+      JSON.parse(readFileSync(join(root, "running", name), "utf8"));
+    floor.push(nowUs() - t0);
+    t0 = nowUs();
+    const listed = engine.list();
+    const found = resolveAddress(`session-${r % records}`, self as Address, listed);
+    ours.push(nowUs() - t0);
+    if (found.isErr()) throw new Error(`resolve failed: ${found.error.kind}`);
+  }
+  engine.shutdown();
+  return { floorUs: median(floor), oursUs: median(ours), records };
+}
+
+function rawWrite(path: string, text: string): void {
+  const fd = openSync(path, "w", 0o600);
+  writeSync(fd, text);
+  closeSync(fd);
+}

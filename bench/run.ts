@@ -1,0 +1,106 @@
+// `npm run bench`: every figure of ours beside its raw floor, measured in the same run, printed as
+// a ratio and written to bench/results.json.
+
+import { writeFileSync } from "node:fs";
+import { cpus, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { runSeed } from "../test/sim/run-seed.js";
+import { benchLatency, benchList, benchScan, benchSend } from "./fs-bench.js";
+import { benchRoundTrip, benchStartup } from "./pi-bench.js";
+import { nowUs, round } from "./stats.js";
+
+const quick = process.argv.includes("--quick");
+const goals = { send: 2, deliveryP50: 2, scan: 2, startupAdded: 0.05 };
+
+async function benchSimulator(seeds: number): Promise<{ messagesPerSecond: number; seeds: number }> {
+  let messages = 0;
+  const t0 = nowUs();
+  for (let seed = 1; seed <= seeds; seed++) messages += (await runSeed(seed)).published.length;
+  return { messagesPerSecond: messages / ((nowUs() - t0) / 1e6), seeds };
+}
+
+function line(name: string, ours: string, floor: string, ratio: number | undefined, goal?: number): string {
+  const r = ratio === undefined ? "" : `${round(ratio)}×`;
+  const verdict =
+    goal === undefined || ratio === undefined
+      ? ""
+      : ratio <= goal
+        ? `  (goal ≤ ${goal}: met)`
+        : `  (goal ≤ ${goal}: MISSED)`;
+  return `${name.padEnd(30)} ${ours.padStart(14)} ${floor.padStart(14)} ${r.padStart(8)}${verdict}`;
+}
+
+async function main(): Promise<void> {
+  const send = await benchSend(quick ? 2 : 10, quick ? 50 : 200);
+  const latency = await benchLatency(quick ? 100 : 1000, quick ? 20 : 100);
+  const scan = await benchScan(quick ? 1000 : 10_000, quick ? 1 : 3);
+  const list = await benchList(200, quick ? 20 : 200);
+  const sim = await benchSimulator(quick ? 10 : 50);
+  const startup = await benchStartup(quick ? 2 : 5);
+  const roundTrip = await benchRoundTrip(quick ? 5 : 20);
+  const ratios = {
+    send: send.oursUs / send.floorUs,
+    deliveryP50: latency.oursP50Us / latency.floorP50Us,
+    scan: scan.oursMs / scan.floorMs,
+    startupAdded: startup.addedMs / startup.withoutMs,
+  };
+  const us = (v: number) => `${round(v, 1)} µs`;
+  const ms = (v: number) => `${round(v, 1)} ms`;
+  console.log(`${"figure".padEnd(30)} ${"ours".padStart(14)} ${"floor".padStart(14)} ${"ratio".padStart(8)}`);
+  console.log(line("send (fsync)", us(send.oursUs), us(send.floorUs), ratios.send, goals.send));
+  console.log(
+    line("send (no fsync)", us(send.oursNoSyncUs), us(send.floorNoSyncUs), send.oursNoSyncUs / send.floorNoSyncUs),
+  );
+  console.log(
+    line(
+      "delivery p50 (watcher)",
+      us(latency.oursP50Us),
+      us(latency.floorP50Us),
+      ratios.deliveryP50,
+      goals.deliveryP50,
+    ),
+  );
+  console.log(
+    line(
+      "delivery p99 (watcher)",
+      us(latency.oursP99Us),
+      us(latency.floorP99Us),
+      latency.oursP99Us / latency.floorP99Us,
+    ),
+  );
+  console.log(line("delivery p50 (poll only)", us(latency.pollOnlyP50Us), "", undefined));
+  console.log(line("delivery p99 (poll only)", us(latency.pollOnlyP99Us), "", undefined));
+  console.log(line(`scan ${scan.envelopes} envelopes`, ms(scan.oursMs), ms(scan.floorMs), ratios.scan, goals.scan));
+  console.log(
+    line(`resolve among ${list.records} records`, us(list.oursUs), us(list.floorUs), list.oursUs / list.floorUs),
+  );
+  console.log(line("simulator", `${Math.round(sim.messagesPerSecond)} msg/s`, "", undefined));
+  console.log(
+    line("Pi start-up added", ms(startup.addedMs), ms(startup.withoutMs), ratios.startupAdded, goals.startupAdded),
+  );
+  console.log(line("request → reply (real Pi)", ms(roundTrip.p50Ms), "", undefined));
+  const results = {
+    date: new Date().toISOString(),
+    quick,
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? "unknown",
+      memoryGiB: round(totalmem() / 2 ** 30, 1),
+      kernel: release(),
+    },
+    node: process.version,
+    figures: { send, latency, scan, list, simulator: sim, startup, roundTrip },
+    ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round(v, 3)])),
+    goals,
+  };
+  writeFileSync(join(import.meta.dirname, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  console.log("wrote bench/results.json");
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,218 @@
+// A fake Pi 1.6 ExtensionAPI and ExtensionContext for the session-mail extension. The API records
+// what the extension registers and sends, and fires events the way Pi's runner does: every handler
+// of the event, in registration order, each awaited. pi.events is Pi's real createEventBus behind
+// the per-extension wrapper Pi gives (stale after replacement, its subscriptions dropped then).
+import { randomUUID } from "node:crypto";
+import {
+  type CustomMessageEntry,
+  createEventBus,
+  type EventBus,
+  type ExtensionAPI,
+  type ExtensionCommandContext,
+  type ExtensionContext,
+  type RegisteredCommand,
+  type ToolDefinition,
+} from "@earendil-works/pi-coding-agent";
+
+const staleMessage = "This extension ctx is stale after session replacement or reload.";
+
+export interface SentMessage {
+  customType: string;
+  content: unknown;
+  display: boolean;
+  details: unknown;
+  options: { triggerTurn?: boolean; deliverAs?: string } | undefined;
+}
+
+export interface Notice {
+  text: string;
+  level: string;
+}
+
+type AnyHandler = (event: unknown, ctx: ExtensionContext) => unknown;
+type Command = Omit<RegisteredCommand, "name" | "sourceInfo">;
+
+export interface FakePi {
+  readonly api: ExtensionAPI;
+  readonly bus: EventBus;
+  readonly handlers: Map<string, AnyHandler[]>;
+  readonly tools: Map<string, ToolDefinition>;
+  readonly commands: Map<string, Command>;
+  readonly sent: SentMessage[];
+  /** Errors thrown by pi.events listeners (Pi reports them; they never reach the emitter). */
+  readonly busErrors: unknown[];
+  name: string | undefined;
+  /** The context Pi hands to handlers now, and that setSessionName fires with. */
+  current: FakeContext | undefined;
+  /** What Pi does to the old runtime at replacement: every call throws, bus subscriptions go. */
+  invalidate(): void;
+  fire(type: string, fields: object, ctx: FakeContext): Promise<void>;
+}
+
+export interface FakeContext {
+  readonly ctx: ExtensionCommandContext;
+  readonly notices: Notice[];
+  readonly statuses: Array<{ key: string; text: string | undefined }>;
+  readonly entries: CustomMessageEntry[];
+  /** Set when Pi replaced the session: every call throws, like Pi's stale ctx. */
+  stale: boolean;
+}
+
+export function createFakePi(bus: EventBus = createEventBus()): FakePi {
+  let stale = false;
+  const subscriptions = new Set<() => void>();
+  const assertActive = () => {
+    if (stale) throw new Error(staleMessage);
+  };
+  const fake: FakePi = {
+    api: undefined as unknown as ExtensionAPI,
+    bus,
+    handlers: new Map(),
+    tools: new Map(),
+    commands: new Map(),
+    sent: [],
+    busErrors: [],
+    name: undefined,
+    current: undefined,
+    invalidate() {
+      stale = true;
+      for (const off of [...subscriptions]) off();
+      subscriptions.clear();
+    },
+    async fire(type, fields, context) {
+      const event = { type, ...fields };
+      for (const handler of [...(fake.handlers.get(type) ?? [])]) await handler(event, context.ctx);
+    },
+  };
+  const api = {
+    on(event: string, handler: AnyHandler) {
+      assertActive();
+      const list = fake.handlers.get(event) ?? [];
+      list.push(handler);
+      fake.handlers.set(event, list);
+      return () =>
+        fake.handlers.set(
+          event,
+          (fake.handlers.get(event) ?? []).filter((h) => h !== handler),
+        );
+    },
+    registerTool(tool: ToolDefinition) {
+      assertActive();
+      fake.tools.set(tool.name, tool);
+    },
+    registerCommand(name: string, options: Command) {
+      assertActive();
+      fake.commands.set(name, options);
+    },
+    sendMessage(message: Omit<SentMessage, "options">, options?: SentMessage["options"]) {
+      assertActive();
+      const sent = { ...message, options: options === undefined ? undefined : { ...options } };
+      fake.sent.push(sent);
+      // Pi appends a message that starts no turn at once; a queued one when it enters (message_end).
+      if (options?.triggerTurn !== true && fake.current !== undefined) persist(fake.current, sent);
+    },
+    getSessionName() {
+      assertActive();
+      return fake.name;
+    },
+    setSessionName(name: string) {
+      assertActive();
+      fake.name = name;
+      if (fake.current !== undefined) void fake.fire("session_info_changed", { name }, fake.current);
+    },
+    events: {
+      emit(channel: string, data: unknown) {
+        assertActive();
+        bus.emit(channel, data);
+      },
+      on(channel: string, handler: (data: unknown) => unknown) {
+        assertActive();
+        const off = bus.on(channel, async (data: unknown) => {
+          try {
+            await handler(data);
+          } catch (error) {
+            fake.busErrors.push(error);
+          }
+        });
+        const tracked = () => {
+          subscriptions.delete(tracked);
+          off();
+        };
+        subscriptions.add(tracked);
+        return tracked;
+      },
+    },
+  };
+  (fake as { api: ExtensionAPI }).api = api as unknown as ExtensionAPI;
+  return fake;
+}
+
+export function createFakeContext(sessionId: string, cwd: string): FakeContext {
+  const fake: FakeContext = {
+    ctx: undefined as unknown as ExtensionCommandContext,
+    notices: [],
+    statuses: [],
+    entries: [],
+    stale: false,
+  };
+  const fresh = () => {
+    if (fake.stale) throw new Error(staleMessage);
+  };
+  /** Every ctx member throws once the session was replaced, as Pi's stale ctx does. */
+  const guarded =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    (...args: A): R => {
+      fresh();
+      return fn(...args);
+    };
+  const ctx = {
+    mode: "rpc",
+    hasUI: true,
+    get cwd() {
+      fresh();
+      return cwd;
+    },
+    sessionManager: {
+      getSessionId: guarded(() => sessionId),
+      getEntries: guarded(() => [...fake.entries]),
+      getCwd: guarded(() => cwd),
+    },
+    ui: {
+      notify: guarded((text: string, level: string = "info") => void fake.notices.push({ text, level })),
+      setStatus: guarded((key: string, text: string | undefined) => void fake.statuses.push({ key, text })),
+    },
+    isIdle: () => true,
+    hasPendingMessages: () => false,
+  };
+  (fake as { ctx: ExtensionCommandContext }).ctx = ctx as unknown as ExtensionCommandContext;
+  return fake;
+}
+
+/** What Pi keeps of a custom message in the session file. */
+export function persist(context: FakeContext, sent: SentMessage): void {
+  context.entries.push({
+    type: "custom_message",
+    id: randomUUID().slice(0, 8),
+    parentId: null,
+    timestamp: new Date().toISOString(),
+    customType: sent.customType,
+    content: sent.content as CustomMessageEntry["content"],
+    display: sent.display,
+    details: sent.details,
+  });
+}
+
+/** The details session-mail puts on each message it injects. */
+export interface MailDetails {
+  mailId: string;
+  kind: string;
+  from: string;
+  path: string;
+}
+
+export function mailDetails(sent: SentMessage): MailDetails | undefined {
+  if (sent.customType !== "session-mail" || typeof sent.details !== "object" || sent.details === null) return undefined;
+  const d = sent.details as Record<string, unknown>;
+  if (typeof d.mailId !== "string" || typeof d.kind !== "string" || typeof d.from !== "string") return undefined;
+  return { mailId: d.mailId, kind: d.kind, from: d.from, path: typeof d.path === "string" ? d.path : "" };
+}
