@@ -1,10 +1,11 @@
 // session-mail for Pi: the composition root. One mailbox engine per session; everything Pi tells
 // the extension is forwarded to it, and it acts back only through the host port.
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext, MessageEndEventResult } from "@earendil-works/pi-coding-agent";
 import { agentDirFromEnv } from "../adapters/node/agent-dir.js";
 import { createNodeMailbox } from "../adapters/node/node-mailbox.js";
 import { isAddress } from "../domain/mail/address.js";
 import type { MailboxEngine } from "../domain/mail/engine/index.js";
+import { droppedNotice } from "../domain/mail/labels.js";
 import { mailMessageType } from "../domain/mail/message-type.js";
 import { registerMailboxCommand } from "./command.js";
 import { emitInbound, provideHooks } from "./hooks.js";
@@ -59,13 +60,18 @@ export default function sessionMail(pi: ExtensionAPI): void {
     engine()?.input();
   });
   pi.on("agent_start", () => engine()?.runStarted());
-  pi.on("message_end", (event) => {
+  pi.on("message_end", (event): MessageEndEventResult | undefined => {
     const message = event.message as { role?: string; customType?: string; details?: { mailId?: unknown } };
     if (message.role === "assistant") run.assistantEnded(event.message);
-    else if (message.role === "custom" && message.customType === mailMessageType) {
-      const id = message.details?.mailId;
-      if (typeof id === "string") engine()?.messageEntered(id);
+    if (message.role !== "custom" || message.customType !== mailMessageType) return undefined;
+    const id = message.details?.mailId;
+    if (typeof id !== "string") return undefined;
+    // Mail already answered failed as unread (Pi kept it queued through an RPC abort) is withdrawn.
+    if (engine()?.wasDropped(id) === true) {
+      return { message: { ...event.message, content: droppedNotice(id) } as typeof event.message };
     }
+    engine()?.messageEntered(id);
+    return undefined;
   });
   pi.on("agent_settled", (event) => {
     const outcome = run.settled(event.aborted);

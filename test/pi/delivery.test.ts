@@ -190,6 +190,20 @@ describe("delivery of mail into the conversation", () => {
     expect(received(sandbox.root, ids.alice).filter((e) => e.kind === "reply")).toHaveLength(2);
   });
 
+  it("mail answered failed as unread that Pi still delivers later (RPC abort keeps its queue) is withdrawn, not answered again", async () => {
+    const { alice, bob } = await pair();
+    const { request } = await requestAndAsk(alice, bob);
+    await bob.agentStart();
+    await bob.settle(true);
+    expect(repliesTo(request)).toHaveLength(1);
+    await bob.agentStart();
+    const results = await bob.enter(request);
+    expect(JSON.stringify(results)).toContain("withdrawn: do not act on it");
+    await bob.assistant("acted anyway");
+    await bob.settle(false);
+    expect(repliesTo(request)).toHaveLength(1);
+  });
+
   it("the hop count: mail read raises it, an input event resets it to 0, and so does the settle", async () => {
     writeFileSync(join(sandbox.agentDir, "session-mail.json"), JSON.stringify({ hopLimit: 1 }));
     const { alice, bob } = await pair();

@@ -46,7 +46,8 @@ export interface FakePi {
   current: FakeContext | undefined;
   /** What Pi does to the old runtime at replacement: every call throws, bus subscriptions go. */
   invalidate(): void;
-  fire(type: string, fields: object, ctx: FakeContext): Promise<void>;
+  /** Runs every handler in order; returns what they returned (undefined left out). */
+  fire(type: string, fields: object, ctx: FakeContext): Promise<unknown[]>;
 }
 
 export interface FakeContext {
@@ -81,7 +82,9 @@ export function createFakePi(bus: EventBus = createEventBus()): FakePi {
     },
     async fire(type, fields, context) {
       const event = { type, ...fields };
-      for (const handler of [...(fake.handlers.get(type) ?? [])]) await handler(event, context.ctx);
+      const results: unknown[] = [];
+      for (const handler of [...(fake.handlers.get(type) ?? [])]) results.push(await handler(event, context.ctx));
+      return results.filter((r) => r !== undefined);
     },
   };
   const api = {

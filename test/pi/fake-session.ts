@@ -27,12 +27,13 @@ export interface FakeSession {
   running: boolean;
   start(reason?: string): Promise<void>;
   shutdown(): Promise<void>;
-  input(text: string): Promise<void>;
-  agentStart(): Promise<void>;
-  /** The injected mail entered the transcript (Pi's message_end for the custom message). */
-  enter(mailId: string): Promise<void>;
-  assistant(text: string, stopReason?: string, errorMessage?: string): Promise<void>;
-  settle(aborted: boolean): Promise<void>;
+  input(text: string): Promise<unknown>;
+  agentStart(): Promise<unknown>;
+  /** The injected mail entered the transcript (Pi's message_end for the custom message); returns
+   * what the handlers returned (a replacement message, for instance). */
+  enter(mailId: string): Promise<unknown[]>;
+  assistant(text: string, stopReason?: string, errorMessage?: string): Promise<unknown>;
+  settle(aborted: boolean): Promise<unknown>;
   /** A completed run: agent_start, every queued mail entered, the answer, agent_settled. */
   runDone(answer: string): Promise<void>;
   rename(name: string): Promise<void>;
@@ -84,7 +85,7 @@ export function createFakeSession(options: SessionOptions & { id: string; cwd: s
       entered.add(mailId);
       if (sent.options?.triggerTurn === true) persist(session.context, sent);
       const message = { role: "custom", customType: sent.customType, content: sent.content, display: sent.display };
-      await pi.fire(
+      return pi.fire(
         "message_end",
         { message: { ...message, details: sent.details, timestamp: Date.now() } },
         session.context,

@@ -23,7 +23,7 @@ export function writeClaimJournal(
   }
   for (const name of names) assertEntryName(name);
   const text = JSON.stringify(names);
-  return ensureBox(ctx, address, ["tmp"]).andThen(() =>
+  const write = () =>
     writeAtomic(ctx.fs, {
       tmpPath: `${addressFolder(ctx, address)}/tmp/${journalTmpName}`,
       finalPath: path,
@@ -32,8 +32,10 @@ export function writeClaimJournal(
       durable: false,
       syncFolder: undefined,
       replaceLeftover: true,
-    }),
-  );
+    });
+  // The journal is written on the delivery path: tmp/ is checked (and made) only when the write fails.
+  const first = write();
+  return first.isOk() ? first : ensureBox(ctx, address, ["tmp"]).andThen(write);
 }
 
 /** A missing, unreadable or malformed journal reads as empty: a bad journal must never stop the

@@ -148,9 +148,14 @@ function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimO
   assertEntryName(name);
   const from = `${boxFolder(ctx, address, "new")}/${name}`;
   const to = `${boxFolder(ctx, address, "cur")}/${name}`;
-  const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureFolder(ctx.fs, boxFolder(ctx, address, "cur")));
-  if (ready.isErr()) return err(ready.error);
-  const moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
+  // The folders were checked by the listing that named this entry; they are checked again only
+  // when the rename fails (a claim sits on the delivery path: every system call counts).
+  let moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
+  if (moved.isErr()) {
+    const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureFolder(ctx.fs, boxFolder(ctx, address, "cur")));
+    if (ready.isErr()) return err(ready.error);
+    moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
+  }
   if (moved.isErr()) {
     // Gone only if the entry itself is gone: ENOENT from a vanished cur/ must not hide it.
     const stillThere = !failedWith(

@@ -121,3 +121,9 @@ export function frameMail(input: LabelInput): string {
   lines.push(endLine(envelope, sender));
   return lines.join("\n");
 }
+
+/** What replaces mail that enters the conversation after it was answered failed as unread: the
+ * sender was told nothing was done, so the model must not act on it now. */
+export function droppedNotice(mailId: string): string {
+  return `[mailbox] Mail ${field(mailId)} arrived after the user stopped the run that should have read it. Its sender was already told that nothing was done, so it is withdrawn: do not act on it.`;
+}

@@ -85,6 +85,8 @@ export interface EngineState {
   awaiting: BoundedIdSet;
   /** Asks of this session that stopped waiting: a late answer is delivered as mail. */
   abandonedAsks: BoundedIdSet;
+  /** Mail a stopped run never read, already answered failed; if it still enters later, it is void. */
+  dropped: BoundedIdSet;
   waiting: WaitingAsk | undefined;
   listeners: InboundListener[];
   warned: Set<string>;

@@ -71,6 +71,9 @@ export interface MailboxEngine {
   footer(): FooterCounts;
   /** Whether the turn's hop count, in effect now. */
   hops(): number;
+  /** Whether this mail was answered failed as never read by a stopped run. A host that still
+   * delivers it later (Pi keeps its steering queue on an RPC abort) shows a notice instead. */
+  wasDropped(mailId: string): boolean;
 }
 
 function initialState(): EngineState {
@@ -89,6 +92,7 @@ function initialState(): EngineState {
     delivered: createBoundedIdSet(rememberedIdsMax),
     awaiting: createBoundedIdSet(rememberedIdsMax),
     abandonedAsks: createBoundedIdSet(rememberedIdsMax),
+    dropped: createBoundedIdSet(rememberedIdsMax),
     waiting: undefined,
     listeners: [],
     warned: new Set(),
@@ -273,6 +277,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     prune: () => pruneBoxes(ctx, undefined),
     footer: counts,
     hops: () => state.hops.count,
+    wasDropped: (mailId) => state.dropped.has(mailId),
   };
   return engine;
 }
@@ -293,6 +298,7 @@ function settle(ctx: EngineContext, outcome: RunOutcome): void {
   for (const dropped of plan.dropped) {
     state.pending.delete(dropped.id);
     settleJournal(ctx, dropped.id, "answered");
+    state.dropped.add(dropped.id);
   }
   state.held = plan.held;
   state.read = [];
