@@ -37,7 +37,11 @@ export function freshRoot(label: string): string {
   return mkdtempSync(join(tmpdir(), `switchboard-bench-${label}-`));
 }
 
-export function startEngine(root: string, address: string, options: { watch: boolean; pollMs: number }): MailboxEngine {
+export function startEngine(
+  root: string,
+  address: string,
+  options: { watch: boolean; pollMs: number; durable?: boolean },
+): MailboxEngine {
   const engine = createMailboxEngine({
     store: createFsMailStore({ fs: nodeFs, root }),
     probe: createProcessProbe(),
@@ -46,7 +50,7 @@ export function startEngine(root: string, address: string, options: { watch: boo
     entropy: cryptoEntropy,
     host: quietHost,
     config: createConfigFile(join(root, "agent")),
-    durable: true,
+    durable: options.durable ?? true,
     pollIntervalMs: options.pollMs,
     watch: options.watch,
   });
@@ -113,19 +117,7 @@ export async function benchSend(rounds: number, perRound: number): Promise<SendF
     for (const durable of [true, false]) {
       const root = freshRoot("send");
       const floorBox = makeBox(root, "floor");
-      const sender = createMailboxEngine({
-        store: createFsMailStore({ fs: nodeFs, root }),
-        probe: createProcessProbe(),
-        clock: systemClock,
-        watcher: createFsWatcher(),
-        entropy: cryptoEntropy,
-        host: quietHost,
-        config: createConfigFile(join(root, "agent")),
-        durable,
-        pollIntervalMs: 3_600_000,
-        watch: false,
-      });
-      sender.sessionStarted({ address: a as Address, name: "a", cwd: root });
+      const sender = startEngine(root, a, { watch: false, pollMs: 3_600_000, durable });
       const recipient = startEngine(root, b, { watch: false, pollMs: 3_600_000 });
       await idle();
       const runFloor = () => {

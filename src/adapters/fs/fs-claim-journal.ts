@@ -5,7 +5,7 @@ import type { Address } from "../../domain/mail/address.js";
 import type { StoreError } from "../../ports/mail-store.js";
 import { addressFolder, checkBox, ensureBox, type StoreContext } from "./fs-boxes.js";
 import { attempt, failedWith } from "./fs-errors.js";
-import { assertEntryName, isEntryName, readEntry, writeAtomic } from "./fs-files.js";
+import { assertEntryName, checkFolder, isEntryName, readEntry, writeAtomic } from "./fs-files.js";
 
 const journalName = "claiming.json";
 /** In tmp/ so that a crashed writer's leftover is swept like any other. */
@@ -33,9 +33,11 @@ export function writeClaimJournal(
       syncFolder: undefined,
       replaceLeftover: true,
     });
-  // The journal is written on the delivery path: tmp/ is checked (and made) only when the write fails.
-  const first = write();
-  return first.isOk() ? first : ensureBox(ctx, address, ["tmp"]).andThen(write);
+  // The temp file is created in tmp/: one lstat first, since through a tmp/ swapped for a link it
+  // would be created outside the mail root. tmp/ is made only when it is missing.
+  const tmp = checkFolder(ctx.fs, `${addressFolder(ctx, address)}/tmp`);
+  if (failedWith(tmp, "ENOENT")) return ensureBox(ctx, address, ["tmp"]).andThen(write);
+  return tmp.andThen(write);
 }
 
 /** A missing, unreadable or malformed journal reads as empty: a bad journal must never stop the

@@ -148,8 +148,11 @@ function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimO
   assertEntryName(name);
   const from = `${boxFolder(ctx, address, "new")}/${name}`;
   const to = `${boxFolder(ctx, address, "cur")}/${name}`;
-  // The folders were checked by the listing that named this entry; they are checked again only
-  // when the rename fails (a claim sits on the delivery path: every system call counts).
+  // new/ was checked by the listing that named this entry; cur/ was not, and a rename through a
+  // cur/ swapped for a link would move the mail out of the mail root: one lstat before each rename.
+  // A missing cur/ is made only when the rename fails (a claim sits on the delivery path).
+  const cur = checkFolder(ctx.fs, boxFolder(ctx, address, "cur"));
+  if (cur.isErr() && !failedWith(cur, "ENOENT")) return err(cur.error);
   let moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
   if (moved.isErr()) {
     const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureFolder(ctx.fs, boxFolder(ctx, address, "cur")));

@@ -44,7 +44,12 @@ function claimBatch(ctx: EngineContext, address: Address): boolean {
   if (batch.length === 0) return false;
   // The journal names what was claimed and not yet read: a restart delivers what a crash left
   // claimed but never shown (or shown but lost from the host's queue before it was read).
-  ctx.store.writeClaimJournal(address, [...ctx.state.unread.values(), ...batch]);
+  const journaled = ctx.store.writeClaimJournal(address, [...ctx.state.unread.values(), ...batch]);
+  if (journaled.isErr()) {
+    // Without the journal a crash after the claim would lose the mail: leave it in new/ for a later scan.
+    ctx.warnOnce("journal", `Could not write this session's claim journal: ${describe(journaled.error)}`);
+    return false;
+  }
   const senders = new Map<string, Sender>();
   for (const name of batch) {
     if (ctx.state.closed) break;

@@ -1,0 +1,124 @@
+// A sending process: delivers COUNT envelopes from FROM to TO through the real maildir store and
+// prints `sent <id>` after each delivery returned, so every printed id was published.
+//   ROOT, FROM, TO   mail root and addresses
+//   COUNT            sends before it exits (prints `done <count>`)
+//   DURABLE          "1": fsync the file and new/ (production), "0": skip the fsyncs
+//   WAIT_GO          "1": print `ready`, then start on a `go` line on stdin; otherwise start at once
+//   DIE_AT           `<point>:<n>`: SIGKILL itself at that point of the n-th delivery, where point is
+//                    created (empty file in tmp/), half-written, synced (whole file, fsynced),
+//                    before-rename or after-rename (published, id not printed)
+import { writeSync } from "node:fs";
+import { createInterface } from "node:readline";
+import type { FsLike } from "../../../src/adapters/fs/fs-like.js";
+import { createFsMailStore } from "../../../src/adapters/fs/fs-mail-store.js";
+import { nodeFs } from "../../../src/adapters/node/node-fs.js";
+import { type Address, isAddress } from "../../../src/domain/mail/address.js";
+import { newEnvelope } from "../harness/mail.js";
+
+type DiePoint = "created" | "half-written" | "synced" | "before-rename" | "after-rename";
+const diePoints: readonly string[] = ["created", "half-written", "synced", "before-rename", "after-rename"];
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === "") throw new Error(`sender: ${name} is not set`);
+  return value;
+}
+
+function address(name: string): Address {
+  const value = required(name);
+  if (!isAddress(value)) throw new Error(`sender: ${name} is not an address`);
+  return value;
+}
+
+function parseDieAt(text: string | undefined): { point: DiePoint; send: number } | undefined {
+  if (text === undefined || text === "") return undefined;
+  const [point, send] = text.split(":");
+  if (point === undefined || !diePoints.includes(point) || !/^\d+$/.test(send ?? "")) {
+    throw new Error(`sender: bad DIE_AT ${text}`);
+  }
+  return { point: point as DiePoint, send: Number(send) };
+}
+
+const root = required("ROOT");
+const from = address("FROM");
+const to = address("TO");
+const count = Number(required("COUNT"));
+const durable = required("DURABLE") === "1";
+const dieAt = parseDieAt(process.env.DIE_AT);
+let current = 0;
+let renamed = false;
+
+function print(line: string): void {
+  writeSync(1, `${line}\n`);
+}
+
+function dieIf(point: DiePoint): void {
+  if (dieAt?.point === point && dieAt.send === current) process.kill(process.pid, "SIGKILL");
+}
+
+/** node:fs with the kill points of DIE_AT; the delivery's own temp file is the only file it creates. */
+const fs: FsLike = {
+  constants: nodeFs.constants,
+  openSync(path, flags, mode) {
+    const fd = nodeFs.openSync(path, flags, mode);
+    if ((flags & nodeFs.constants.O_CREAT) !== 0) dieIf("created");
+    return fd;
+  },
+  closeSync: (fd) => nodeFs.closeSync(fd),
+  readSync: (fd, buffer, offset, length, position) => nodeFs.readSync(fd, buffer, offset, length, position),
+  writeSync(fd, buffer, offset, length, position) {
+    if (dieAt?.point === "half-written" && dieAt.send === current && length > 1) {
+      nodeFs.writeSync(fd, buffer, offset, length >> 1, position);
+      dieIf("half-written");
+    }
+    return nodeFs.writeSync(fd, buffer, offset, length, position);
+  },
+  fsyncSync(fd) {
+    nodeFs.fsyncSync(fd);
+    // The first fsync of a delivery is the file's; the folder's comes after the rename.
+    if (!renamed) dieIf("synced");
+  },
+  fstatSync: (fd) => nodeFs.fstatSync(fd),
+  lstatSync: (path) => nodeFs.lstatSync(path),
+  renameSync(oldPath, newPath) {
+    dieIf("before-rename");
+    nodeFs.renameSync(oldPath, newPath);
+    renamed = true;
+    dieIf("after-rename");
+  },
+  unlinkSync: (path) => nodeFs.unlinkSync(path),
+  mkdirSync: (path, options) => nodeFs.mkdirSync(path, options),
+  chmodSync: (path, mode) => nodeFs.chmodSync(path, mode),
+  readdirSync: (path, options) => nodeFs.readdirSync(path, options),
+  rmSync: (path, options) => nodeFs.rmSync(path, options),
+};
+
+function sendAll(): void {
+  const store = createFsMailStore({ fs, root });
+  const parent = process.ppid;
+  for (current = 1; current <= count; current++) {
+    // Orphaned (the test runner died): stop rather than fill the disk.
+    if (process.ppid !== parent) process.exit(1);
+    renamed = false;
+    const nowMs = Date.now();
+    const envelope = newEnvelope({ from, to, kind: "request", body: `request ${current} from ${from}` }, nowMs);
+    const delivered = store.deliver(envelope, nowMs, { durable });
+    if (delivered.isErr()) throw new Error(`sender: delivery failed: ${JSON.stringify(delivered.error)}`);
+    print(`sent ${envelope.id}`);
+  }
+  print(`done ${count}`);
+}
+
+if (process.env.WAIT_GO === "1") {
+  const input = createInterface({ input: process.stdin });
+  input.on("line", (line) => {
+    if (line !== "go") return;
+    input.close();
+    sendAll();
+    process.exit(0);
+  });
+  print("ready");
+} else {
+  print("ready");
+  sendAll();
+}
