@@ -169,7 +169,7 @@ describe("a recipient killed between claim and read, restarted under the same ad
   );
 
   it(
-    "a run that settles normally shows its held reply once and leaves no journal behind",
+    "a run that settles normally shows its held reply once and leaves an empty journal behind",
     async () => {
       const scene = newScene();
       const request = deliver(scene, "request");

@@ -119,7 +119,7 @@ function readAll(
   throw new Error("readAll: read loop exceeded its bound");
 }
 
-function writeAll(fs: FsLike, fd: number, path: string, bytes: Uint8Array): Result<void, StoreError> {
+export function writeAll(fs: FsLike, fd: number, path: string, bytes: Uint8Array): Result<void, StoreError> {
   let written = 0;
   // A short write is retried from where it stopped; a write of 0 bytes would loop forever, so it fails.
   for (let pass = 0; pass <= bytes.length && written < bytes.length; pass++) {

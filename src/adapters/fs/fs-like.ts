@@ -38,6 +38,7 @@ export interface FsLike {
   readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null): number;
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null): number;
   fsyncSync(fd: number): void;
+  ftruncateSync(fd: number, length: number): void;
   fstatSync(fd: number): FsStats;
   lstatSync(path: string): FsStats;
   renameSync(oldPath: string, newPath: string): void;

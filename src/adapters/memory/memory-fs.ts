@@ -108,6 +108,7 @@ export function createMemoryFs(): { fs: FsLike; vol: Volume } {
     readSync: (fd, buffer, offset, length, position) => vol.readSync(fd, buffer, offset, length, position),
     writeSync: (fd, buffer, offset, length, position) => vol.writeSync(fd, buffer, offset, length, position),
     fsyncSync: (fd) => vol.fsyncSync(fd),
+    ftruncateSync: (fd, length) => vol.ftruncateSync(fd, length),
     fstatSync: (fd) => statsOf(vol.fstatSync(fd)),
     lstatSync: (path) => statsOf(vol.lstatSync(path)),
     renameSync: (oldPath, newPath) => renameLikeLinux(vol, oldPath, newPath),

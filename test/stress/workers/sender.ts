@@ -65,6 +65,7 @@ const fs: FsLike = {
     return fd;
   },
   closeSync: (fd) => nodeFs.closeSync(fd),
+  ftruncateSync: (fd, length) => nodeFs.ftruncateSync(fd, length),
   readSync: (fd, buffer, offset, length, position) => nodeFs.readSync(fd, buffer, offset, length, position),
   writeSync(fd, buffer, offset, length, position) {
     if (dieAt?.point === "half-written" && dieAt.send === current && length > 1) {
