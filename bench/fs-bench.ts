@@ -30,7 +30,17 @@ import { encodeRunningRecord } from "../src/domain/mail/running-record.js";
 import type { AgentHost } from "../src/ports/agent-host.js";
 import { median, nowUs, percentile } from "./stats.js";
 
-const quietHost: AgentHost = { inject() {}, notify() {}, setStatus() {}, hasShown: () => false };
+/** Like Pi: injected mail enters the conversation (and counts as read) on a later tick. */
+function readingHost(engine: () => MailboxEngine | undefined): AgentHost {
+  return {
+    inject(mail) {
+      setImmediate(() => engine()?.messageEntered(mail.details.mailId));
+    },
+    notify() {},
+    setStatus() {},
+    hasShown: () => false,
+  };
+}
 const body = "Please run the test suite and tell me which tests fail, with the first line of each error.";
 
 export function freshRoot(label: string): string {
@@ -42,18 +52,20 @@ export function startEngine(
   address: string,
   options: { watch: boolean; pollMs: number; durable?: boolean },
 ): MailboxEngine {
+  let self: MailboxEngine | undefined;
   const engine = createMailboxEngine({
     store: createFsMailStore({ fs: nodeFs, root }),
     probe: createProcessProbe(),
     clock: systemClock,
     watcher: createFsWatcher(),
     entropy: cryptoEntropy,
-    host: quietHost,
+    host: readingHost(() => self),
     config: createConfigFile(join(root, "agent")),
     durable: options.durable ?? true,
     pollIntervalMs: options.pollMs,
     watch: options.watch,
   });
+  self = engine;
   engine.sessionStarted({ address: address as Address, name: address.slice(0, 8), cwd: root });
   return engine;
 }
