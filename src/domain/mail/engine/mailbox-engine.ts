@@ -1,14 +1,14 @@
 // One session's mailbox: the state machine of the spec, driven by its host's events and acting
 // only through ports. A host (Pi, the simulator) calls these methods; the engine never calls back
 // into the host except through AgentHost.
-import { err, ok, type Result } from "neverthrow";
+import type { Result } from "neverthrow";
 import type { NoticeLevel } from "../../../ports/agent-host.js";
 import type { StoreError } from "../../../ports/mail-store.js";
-import { askWaitMs, rememberedIdsMax, tmpLeftoverAgeMs } from "../../limits.js";
-import type { Address } from "../address.js";
+import { rememberedIdsMax, tmpLeftoverAgeMs } from "../../limits.js";
 import { readConfig } from "../config.js";
 import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
-import { planSettle, type RunOutcome } from "../settle-rules.js";
+import type { RunOutcome } from "../settle-rules.js";
+import { type AskSignal, ask } from "./ask.js";
 import { createBoundedIdSet } from "./bounded-id-set.js";
 import type {
   AskOutcome,
@@ -19,24 +19,12 @@ import type {
   SessionIdentity,
 } from "./context.js";
 import { recoverClaimed, scanInbox, settleJournal, settleQuiet, writeJournal } from "./inbox.js";
-import {
-  type ReplyError,
-  replyToAsk,
-  type SendError,
-  type Sent,
-  sendMessage,
-  sendRequest,
-  writeAsk,
-  writeAutomaticReply,
-} from "./outbox.js";
+import { type ReplyError, replyToAsk, type SendError, type Sent, sendMessage, sendRequest } from "./outbox.js";
 import { findRunning, type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
+import { settle } from "./settle.js";
 
-export interface AskSignal {
-  readonly aborted: boolean;
-  addEventListener(type: "abort", listener: () => void): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
+export type { AskSignal } from "./ask.js";
 
 export interface FooterCounts {
   pending: number;
@@ -280,62 +268,4 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     wasDropped: (mailId) => state.dropped.has(mailId),
   };
   return engine;
-}
-
-function settle(ctx: EngineContext, outcome: RunOutcome): void {
-  const { state } = ctx;
-  const plan = planSettle({
-    read: state.read,
-    held: state.held,
-    unread: [...state.pending.values()],
-    answeredAsks: new Set(state.read.filter((m) => state.answered.has(m.id)).map((m) => m.id)),
-    outcome,
-  });
-  for (const reply of plan.replies) {
-    writeAutomaticReply(ctx, reply);
-    for (const id of reply.inReplyTo) state.answered.add(id);
-  }
-  for (const dropped of plan.dropped) {
-    state.pending.delete(dropped.id);
-    settleJournal(ctx, dropped.id, "answered");
-    state.dropped.add(dropped.id);
-  }
-  state.held = plan.held;
-  state.read = [];
-  state.hops = freshHops;
-  settleQuiet(ctx);
-}
-
-function ask(
-  ctx: EngineContext,
-  to: string,
-  body: string,
-  signal: AskSignal | undefined,
-): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>> {
-  const { state } = ctx;
-  const written = writeAsk(ctx, to, body);
-  if (written.isErr()) return Promise.resolve(err(written.error));
-  const sent = written.value;
-  return new Promise((resolve) => {
-    let done = false;
-    const timer = ctx.clock.setTimer(askWaitMs, () => finish({ kind: "timeout" }));
-    const onAbort = () => finish({ kind: "aborted" });
-    const finish = (outcome: AskOutcome) => {
-      if (done) return;
-      done = true;
-      timer.cancel();
-      signal?.removeEventListener("abort", onAbort);
-      if (state.waiting?.id === sent.envelope.id) state.waiting = undefined;
-      if (outcome.kind !== "answered") state.abandonedAsks.add(sent.envelope.id);
-      writeOwnRecord(ctx);
-      ctx.refreshFooter();
-      resolve(ok({ sent, outcome }));
-    };
-    state.waiting = { id: sent.envelope.id, to: sent.envelope.to as Address, finish };
-    signal?.addEventListener("abort", onAbort);
-    writeOwnRecord(ctx);
-    if (signal?.aborted === true) finish({ kind: "aborted" });
-    // The answer may already be waiting (a fast peer): look once before the first poll.
-    scanInbox(ctx);
-  });
 }

@@ -1,0 +1,48 @@
+// session_mail_ask: write the ask, then wait for its answer, the clock, the target or the user.
+import { err, ok, type Result } from "neverthrow";
+import { askWaitMs } from "../../limits.js";
+import type { Address } from "../address.js";
+import type { AskOutcome, EngineContext } from "./context.js";
+import { scanInbox } from "./inbox.js";
+import { type SendError, type Sent, writeAsk } from "./outbox.js";
+import { writeOwnRecord } from "./presence.js";
+
+export interface AskSignal {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+export function ask(
+  ctx: EngineContext,
+  to: string,
+  body: string,
+  signal: AskSignal | undefined,
+): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>> {
+  const { state } = ctx;
+  const written = writeAsk(ctx, to, body);
+  if (written.isErr()) return Promise.resolve(err(written.error));
+  const sent = written.value;
+  return new Promise((resolve) => {
+    let done = false;
+    const timer = ctx.clock.setTimer(askWaitMs, () => finish({ kind: "timeout" }));
+    const onAbort = () => finish({ kind: "aborted" });
+    const finish = (outcome: AskOutcome) => {
+      if (done) return;
+      done = true;
+      timer.cancel();
+      signal?.removeEventListener("abort", onAbort);
+      if (state.waiting?.id === sent.envelope.id) state.waiting = undefined;
+      if (outcome.kind !== "answered") state.abandonedAsks.add(sent.envelope.id);
+      writeOwnRecord(ctx);
+      ctx.refreshFooter();
+      resolve(ok({ sent, outcome }));
+    };
+    state.waiting = { id: sent.envelope.id, to: sent.envelope.to as Address, finish };
+    signal?.addEventListener("abort", onAbort);
+    writeOwnRecord(ctx);
+    if (signal?.aborted === true) finish({ kind: "aborted" });
+    // The answer may already be waiting (a fast peer): look once before the first poll.
+    scanInbox(ctx);
+  });
+}
