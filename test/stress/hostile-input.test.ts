@@ -216,6 +216,9 @@ describe("boxes of a live session swapped for symlinks", () => {
     stopEngine = () => s.engine.shutdown();
     fs.rmSync(w.tmpDir, { recursive: true });
     fs.symlinkSync(join(w.trap, "dir"), w.tmpDir);
+    // A link where the journal belongs is never written through: the journal is then replaced by a
+    // temp file in tmp/, which must not be created through the linked tmp/.
+    fs.symlinkSync(join(w.trap, "note.txt"), join(w.selfDir, "claiming.json"));
     const trap = seal(w.trap);
     // No writer can publish through a linked tmp/: a hostile one writes into new/ directly.
     const ids = ["direct-1", "direct-2"];

@@ -259,7 +259,8 @@ export interface Watchdog {
  * hanging it. It lists no sealed folder (the trap, .inside): listing one would change its atime. */
 function fifoWatchdog(world: World, afterS: number): Watchdog {
   const list = `{ find "$1" -path "$1/.inside" -prune -o -type p -print0; find "$2" -type p -print0; printf '%s\\0' "$3"; }`;
-  const unblock = `xargs -0 -r -n 1 -P 64 timeout 1 sh -c '[ -p "$0" ] && : > "$0"'`;
+  // dd never creates nor truncates: a FIFO claimed away meanwhile leaves nothing behind.
+  const unblock = `xargs -0 -r -n 1 -P 64 timeout 1 dd conv=nocreat,notrunc count=0 status=none of`;
   const script = `while :; do sleep ${afterS}; ${list} 2>/dev/null | ${unblock}; done`;
   const args = [world.root, world.staging, join(world.trap, "fifo")];
   const child = spawn("sh", ["-c", script, "sh", ...args], { stdio: "ignore", detached: true });

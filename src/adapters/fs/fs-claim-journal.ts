@@ -6,7 +6,15 @@ import { encodeUtf8 } from "../../domain/text/utf8.js";
 import type { StoreError } from "../../ports/mail-store.js";
 import { addressFolder, checkBox, ensureBox, runningFolderName, type StoreContext } from "./fs-boxes.js";
 import { attempt, failedWith, notAFolder } from "./fs-errors.js";
-import { assertEntryName, checkFolder, isEntryName, readEntry, writeAll, writeAtomic } from "./fs-files.js";
+import {
+  assertEntryName,
+  checkFolder,
+  isEntryName,
+  readEntry,
+  removeQuietly,
+  writeAll,
+  writeAtomic,
+} from "./fs-files.js";
 import type { FsLike } from "./fs-like.js";
 
 const journalName = "claiming.json";
@@ -27,8 +35,14 @@ export function writeClaimJournal(
   const path = `${addressFolder(ctx, address)}/${journalName}`;
   const text = JSON.stringify(names);
   // An empty journal where there is none needs no file (and no box folder made for it).
-  const inPlace = writeInPlace(ctx.fs, path, text, names.length > 0);
+  let inPlace = writeInPlace(ctx.fs, path, text, names.length > 0);
   if (inPlace.isOk() || (names.length === 0 && failedWith(inPlace, "ENOENT"))) return ok(undefined);
+  if (failedWith(inPlace, "ELOOP") || failedWith(inPlace, "EINVAL")) {
+    // A link (or FIFO, socket) where the journal belongs: remove the entry itself, never its target.
+    removeQuietly(ctx.fs, path);
+    inPlace = writeInPlace(ctx.fs, path, text, true);
+    if (inPlace.isOk()) return inPlace;
+  }
   // Missing folder, or a link, FIFO or folder where the journal belongs: replace it atomically.
   const write = () =>
     writeAtomic(ctx.fs, {
