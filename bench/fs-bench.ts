@@ -10,6 +10,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   watch,
   writeSync,
 } from "node:fs";
@@ -43,8 +44,18 @@ function readingHost(engine: () => MailboxEngine | undefined): AgentHost {
 }
 const body = "Please run the test suite and tell me which tests fail, with the first line of each error.";
 
+const roots: string[] = [];
+
+/** A fresh folder per measurement; nothing is deleted until every figure is taken (deletes slow
+ * later creates on ext4), then `removeRoots` cleans up. */
 export function freshRoot(label: string): string {
-  return mkdtempSync(join(tmpdir(), `switchboard-bench-${label}-`));
+  const root = mkdtempSync(join(tmpdir(), `switchboard-bench-${label}-`));
+  roots.push(root);
+  return root;
+}
+
+export function removeRoots(): void {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 }
 
 export function startEngine(

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { runSeed } from "../test/sim/run-seed.js";
-import { benchLatency, benchList, benchScan, benchSend } from "./fs-bench.js";
+import { benchLatency, benchList, benchScan, benchSend, removeRoots } from "./fs-bench.js";
 import { benchRoundTrip, benchStartup } from "./pi-bench.js";
 import { nowUs, round } from "./stats.js";
 
@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   const sim = await benchSimulator(quick ? 10 : 50);
   const startup = await benchStartup(quick ? 2 : 5);
   const roundTrip = await benchRoundTrip(quick ? 5 : 20);
+  removeRoots();
   const ratios = {
     send: send.oursUs / send.floorUs,
     deliveryP50: latency.oursP50Us / latency.floorP50Us,
