@@ -22,6 +22,7 @@ import {
   makeFifos,
   neverMarker,
   type RecordingHost,
+  removeWorld,
   type Seal,
   seal,
   type World,
@@ -70,11 +71,16 @@ const quietPeers: PeerPlan = { hostileName: "h", hostileCwd: "/h", hostileState:
 /** A world with the trap and the peers' records in place, for the fixed scenarios. */
 export function fixedWorld(): World {
   const world = createWorld();
-  const fifos: string[] = [];
-  buildTrap(world, peerAddress("running"), fifos);
-  plantPeers(world, quietPeers, fifos);
-  makeFifos(fifos);
-  return world;
+  try {
+    const fifos: string[] = [];
+    buildTrap(world, peerAddress("running"), fifos);
+    plantPeers(world, quietPeers, fifos);
+    makeFifos(fifos);
+    return world;
+  } catch (e) {
+    removeWorld(world);
+    throw e;
+  }
 }
 
 /** Links where the session writes its own files: each must be replaced, never written through. */

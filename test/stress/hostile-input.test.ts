@@ -216,9 +216,11 @@ describe("boxes of a live session swapped for symlinks", () => {
     stopEngine = () => s.engine.shutdown();
     fs.rmSync(w.tmpDir, { recursive: true });
     fs.symlinkSync(join(w.trap, "dir"), w.tmpDir);
-    // A link where the journal belongs is never written through: the journal is then replaced by a
-    // temp file in tmp/, which must not be created through the linked tmp/.
-    fs.symlinkSync(join(w.trap, "note.txt"), join(w.selfDir, "claiming.json"));
+    // A folder where the journal belongs cannot be written in place nor removed: the journal has to
+    // go through a temp file in tmp/, which must never be created through the linked tmp/.
+    const journalDir = join(w.selfDir, "claiming.json");
+    mkdir(journalDir);
+    fs.writeFileSync(join(journalDir, "keep"), "");
     const trap = seal(w.trap);
     // No writer can publish through a linked tmp/: a hostile one writes into new/ directly.
     const ids = ["direct-1", "direct-2"];
@@ -236,6 +238,7 @@ describe("boxes of a live session swapped for symlinks", () => {
 
     fs.unlinkSync(w.tmpDir);
     mkdir(w.tmpDir);
+    fs.rmSync(journalDir, { recursive: true });
     trigger(s, w, "poll");
     expect(injectedIds(s.host).sort()).toEqual(ids);
     expectSealed(trap);

@@ -260,7 +260,7 @@ export interface Watchdog {
 function fifoWatchdog(world: World, afterS: number): Watchdog {
   const list = `{ find "$1" -path "$1/.inside" -prune -o -type p -print0; find "$2" -type p -print0; printf '%s\\0' "$3"; }`;
   // dd never creates nor truncates: a FIFO claimed away meanwhile leaves nothing behind.
-  const unblock = `xargs -0 -r -n 1 -P 64 timeout 1 dd conv=nocreat,notrunc count=0 status=none of`;
+  const unblock = `xargs -0 -r -n 1 -P 64 timeout 1 sh -c 'exec dd of="$0" conv=nocreat,notrunc count=0 status=none'`;
   const script = `while :; do sleep ${afterS}; ${list} 2>/dev/null | ${unblock}; done`;
   const args = [world.root, world.staging, join(world.trap, "fifo")];
   const child = spawn("sh", ["-c", script, "sh", ...args], { stdio: "ignore", detached: true });
