@@ -72,8 +72,10 @@ function writeInPlace(fs: FsLike, path: string, text: string, create: boolean): 
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
   const written = attempt("fstat", path, () => fs.fstatSync(fd)).andThen((stats) => {
-    if (!stats.isFile())
-      return err<void, StoreError>({ kind: "io", op: "open", path, code: "EINVAL", message: "not a file" });
+    // A hard link could point outside the mail root: such a journal is replaced, never written into.
+    if (!stats.isFile() || stats.nlink > 1) {
+      return err<void, StoreError>({ kind: "io", op: "open", path, code: "EINVAL", message: "not a file of its own" });
+    }
     let bytes = encodeUtf8(text);
     if (bytes.length < stats.size && stats.size <= journalPadBytesMax) {
       const padded = new Uint8Array(stats.size).fill(0x20);

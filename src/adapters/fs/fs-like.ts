@@ -6,6 +6,8 @@ export interface FsStats {
   readonly mode: number;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Hard links to the inode: a journal with more than one is not ours to write in place. */
+  readonly nlink: number;
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;

@@ -23,11 +23,14 @@ function linuxError(code: string, syscall: string, path: string, text: string): 
   return Object.assign(new Error(`${code}: ${text}, ${syscall} '${path}'`), { code, syscall, path });
 }
 
-function statsOf(s: { mode: number | bigint; size: number | bigint; mtimeMs: number | bigint } & FsTypeTests): FsStats {
+function statsOf(
+  s: { mode: number | bigint; size: number | bigint; mtimeMs: number | bigint; nlink: number | bigint } & FsTypeTests,
+): FsStats {
   return {
     mode: Number(s.mode),
     size: Number(s.size),
     mtimeMs: Number(s.mtimeMs),
+    nlink: Number(s.nlink),
     isFile: () => s.isFile(),
     isDirectory: () => s.isDirectory(),
     isSymbolicLink: () => s.isSymbolicLink(),

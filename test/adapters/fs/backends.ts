@@ -14,6 +14,7 @@ export interface RawFs {
   read(path: string): string;
   mkdir(path: string): void;
   symlink(target: string, path: string): void;
+  link(existing: string, path: string): void;
   /** Sets atime and mtime, in ms. */
   touch(path: string, mtimeMs: number): void;
   exists(path: string): boolean;
@@ -47,6 +48,7 @@ export function nodeBackend(): Backend {
     read: (path) => fs.readFileSync(path, "utf8"),
     mkdir: (path) => fs.mkdirSync(path, { recursive: true }),
     symlink: (target, path) => fs.symlinkSync(target, path),
+    link: (existing, path) => fs.linkSync(existing, path),
     touch: (path, mtimeMs) => fs.utimesSync(path, mtimeMs / 1000, mtimeMs / 1000),
     exists: (path) => fs.existsSync(path),
     isLink: (path) => fs.lstatSync(path).isSymbolicLink(),
@@ -76,6 +78,7 @@ export function memoryBackend(): Backend {
       vol.mkdirSync(path, { recursive: true });
     },
     symlink: (target, path) => vol.symlinkSync(target, path),
+    link: (existing, path) => vol.linkSync(existing, path),
     touch: (path, mtimeMs) => vol.utimesSync(path, mtimeMs / 1000, mtimeMs / 1000),
     exists: (path) => vol.existsSync(path),
     isLink: (path) => vol.lstatSync(path).isSymbolicLink(),

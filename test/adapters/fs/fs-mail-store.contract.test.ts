@@ -256,6 +256,16 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       expect(store.readClaimJournal(carol)._unsafeUnwrap()).toEqual([]);
     });
 
+    it("never writes the claim journal through a hard link to a file outside the mail root", () => {
+      store.openBox(bob)._unsafeUnwrap();
+      const outsideFile = `${b.outside}/precious.txt`;
+      b.raw.write(outsideFile, "keep me");
+      b.raw.link(outsideFile, `${box(bob)}/claiming.json`);
+      expect(store.writeClaimJournal(bob, ["a.json"]).isOk()).toBe(true);
+      expect(b.raw.read(outsideFile)).toBe("keep me");
+      expect(store.readClaimJournal(bob)._unsafeUnwrap()).toEqual(["a.json"]);
+    });
+
     it("sweeps tmp/ files older than the cutoff only: not fresh ones, folders or links", () => {
       // Whole seconds: utimes rounds fractions on real filesystems, and the edge case must be exact.
       const nowMs = Math.floor(Date.now() / 1000) * 1000;
