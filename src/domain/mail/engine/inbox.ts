@@ -150,12 +150,9 @@ function deliver(
   }
   const owed = { id: envelope.id, from: envelope.from as Address, kind: envelope.kind };
   if (envelope.kind !== "message") state.received.set(envelope.id, owed);
-  const inbound: InboundMail = { envelope, path, requests: [], handled: false };
-  emit(ctx, inbound);
-  if (inbound.handled) {
+  if (takenOver(ctx, { envelope, path, requests: [], handled: false })) {
     // A takeover still arms the reply and counts as read.
     state.read.push(owed);
-    state.hops = onMailEntered(state.hops, envelope.hops);
     ctx.refreshFooter();
     return;
   }
@@ -190,10 +187,7 @@ function deliverReply(
   }
   const quoted = quotedRequests(ctx, envelope);
   const requests = quoted.flatMap((q) => (q.copy === undefined ? [] : [q.copy]));
-  const inbound: InboundMail = { envelope, path, requests, handled: false };
-  emit(ctx, inbound);
-  if (inbound.handled) {
-    state.hops = onMailEntered(state.hops, envelope.hops);
+  if (takenOver(ctx, { envelope, path, requests, handled: false })) {
     ctx.refreshFooter();
     return;
   }
@@ -238,6 +232,14 @@ function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[]
     const decoded = decodeEnvelope(found.value.text);
     return decoded.isOk() ? { id, copy: { envelope: decoded.value, path: found.value.path } } : { id, copy: undefined };
   });
+}
+
+/** Emits on message:inbound; true when a listener took the mail over, which counts for the hop count. */
+function takenOver(ctx: EngineContext, inbound: InboundMail): boolean {
+  emit(ctx, inbound);
+  if (!inbound.handled) return false;
+  ctx.state.hops = onMailEntered(ctx.state.hops, inbound.envelope.hops);
+  return true;
 }
 
 function emit(ctx: EngineContext, inbound: InboundMail): void {
