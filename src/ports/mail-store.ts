@@ -64,6 +64,8 @@ export interface MailStore {
   /** Records the names a scan is about to claim, so a restart can finish delivering them. */
   writeClaimJournal(address: Address, names: readonly string[]): Result<void, StoreError>;
   readClaimJournal(address: Address): Result<string[], StoreError>;
+  /** Lets go of what the store keeps open for this address (its claim journal): at shutdown. */
+  release(address: Address): void;
   /** Removes tmp/ files older than `olderThanMs`; returns how many. */
   sweepTmp(address: Address, nowMs: number, olderThanMs: number): Result<number, StoreError>;
   /** Writes `running/<address>.json` atomically (temp file + rename). */

@@ -80,6 +80,12 @@ function recordingFs(fs: FsLike, vol: Volume, world: () => World): FsLike {
       if (key !== "renameSync" || typeof value !== "function") return value;
       return (from: string, to: string) => {
         (value as (a: string, b: string) => void).call(target, from, to);
+        // Like inotify: a rename into or out of a new/ is a hint naming the entry, delivered late
+        // (the watcher is delayed; a tick flushes it), or dropped.
+        for (const path of [from, to]) {
+          const at = /^(.*\/new)\/([^/]+)$/.exec(path);
+          if (at !== null) world().watcher.notify(at[1]!, at[2]!);
+        }
         if (/\/new\/[^/]+$/.test(to) && !from.includes("/new/")) {
           const text = String(vol.readFileSync(to, "utf8"));
           const decoded = decodeEnvelope(text);
@@ -146,6 +152,7 @@ export function createWorld(seed: number, sessionCount: number): World {
     });
   }
   world.watcher.setDropFilter(() => prng.nextFloat() < 0.3);
+  world.watcher.setDelayed(true);
   return world;
 }
 
@@ -160,7 +167,8 @@ export function startSession(world: World, session: Session): void {
     store,
     probe: world.table.probeFor(identity.pid),
     clock: clockFor(world.clock, timers, alive),
-    watcher: world.watcher,
+    // A killed process hears no more hints.
+    watcher: { watch: (dir, onHint) => world.watcher.watch(dir, (name) => (alive() ? onHint(name) : undefined)) },
     entropy: createSeededEntropy(world.seed * 7919 + identity.pid),
     host: agent,
     config: { path: configPath, read: () => readConfigFile(world.vol, crash) },
@@ -206,6 +214,7 @@ export function advance(world: World, ms: number): void {
   world.monoMs += ms;
   world.clock.advance(ms);
   world.clock.runDeferred();
+  world.watcher.flush();
 }
 
 /** Paths of the entries waiting in every new/ (or cur/). */

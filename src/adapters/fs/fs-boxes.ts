@@ -17,6 +17,10 @@ export interface StoreContext {
   root: string;
   /** fsync new/ after publishing durable mail. */
   syncDirs: boolean;
+  /** Claim journals kept open by address (fd), until the session releases its box. */
+  journals: Map<string, number>;
+  /** Addresses whose cur/ was found a real folder since their last listing of new/. */
+  curChecked: Set<string>;
 }
 
 /** Addresses are branded, but a string cast to one would reach the filesystem: check again. */

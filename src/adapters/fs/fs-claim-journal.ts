@@ -34,13 +34,19 @@ export function writeClaimJournal(
     return names.length === 0 ? ok(undefined) : err(notAFolder(addressFolder(ctx, address)));
   const path = `${addressFolder(ctx, address)}/${journalName}`;
   const text = JSON.stringify(names);
+  const kept = ctx.journals.get(address);
+  if (kept !== undefined) {
+    // The file kept open since the last write: one fstat and one write, no open, no close.
+    if (writeOpen(ctx.fs, kept, path, text).isOk()) return ok(undefined);
+    closeClaimJournal(ctx, address);
+  }
   // An empty journal where there is none needs no file (and no box folder made for it).
-  let inPlace = writeInPlace(ctx.fs, path, text, names.length > 0);
+  let inPlace = openInPlace(ctx, address, path, text, names.length > 0);
   if (inPlace.isOk() || (names.length === 0 && failedWith(inPlace, "ENOENT"))) return ok(undefined);
   if (failedWith(inPlace, "ELOOP") || failedWith(inPlace, "EINVAL")) {
     // A link (or FIFO, socket) where the journal belongs: remove the entry itself, never its target.
     removeQuietly(ctx.fs, path);
-    inPlace = writeInPlace(ctx.fs, path, text, true);
+    inPlace = openInPlace(ctx, address, path, text, true);
     if (inPlace.isOk()) return inPlace;
   }
   // Missing folder, or a link, FIFO or folder where the journal belongs: replace it atomically.
@@ -61,19 +67,43 @@ export function writeClaimJournal(
   return tmp.andThen(write);
 }
 
-/** The journal is rewritten before every claim, so it is written in place: on ext4 a create after
- * a delete (what a temp file renamed over the old journal costs) takes about a millisecond, most of
- * a delivery's latency. A shorter text is padded with spaces over the old one within the first
- * block (JSON allows trailing spaces), so no block is freed either; beyond that the file is cut. */
-function writeInPlace(fs: FsLike, path: string, text: string, create: boolean): Result<void, StoreError> {
-  const { O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+/** Closes the journal file a session kept open (at its shutdown); a later write opens it again. */
+export function closeClaimJournal(ctx: StoreContext, address: Address): void {
+  const kept = ctx.journals.get(address);
+  if (kept === undefined) return;
+  ctx.journals.delete(address);
+  attempt("close", journalName, () => ctx.fs.closeSync(kept));
+}
+
+/** The journal is rewritten before every claim, so it is written in place through a file kept
+ * open: on ext4 a create after a delete (what a temp file renamed over the old journal costs) takes
+ * about a millisecond, and even an open and a close are most of the rest. */
+function openInPlace(
+  ctx: StoreContext,
+  address: Address,
+  path: string,
+  text: string,
+  create: boolean,
+): Result<void, StoreError> {
+  const { O_WRONLY, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
   const flags = O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (create ? O_CREAT : 0);
-  const opened = attempt("open", path, () => fs.openSync(path, flags, 0o600));
+  const opened = attempt("open", path, () => ctx.fs.openSync(path, flags, 0o600));
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
-  const written = attempt("fstat", path, () => fs.fstatSync(fd)).andThen((stats) => {
-    // A hard link could point outside the mail root: such a journal is replaced, never written into.
-    if (!stats.isFile() || stats.nlink > 1) {
+  const written = writeOpen(ctx.fs, fd, path, text);
+  if (written.isOk()) ctx.journals.set(address, fd);
+  else attempt("close", path, () => ctx.fs.closeSync(fd));
+  return written;
+}
+
+/** A shorter text is padded with spaces over the old one within the first block (JSON allows
+ * trailing spaces), so no block is freed either; beyond that the file is cut. The fstat finds a
+ * journal someone removed, replaced or hard-linked since it was opened: that file is no longer the
+ * journal (or could be reached from outside the mail root), so the write fails and the caller
+ * opens the journal anew. */
+function writeOpen(fs: FsLike, fd: number, path: string, text: string): Result<void, StoreError> {
+  return attempt("fstat", path, () => fs.fstatSync(fd)).andThen((stats) => {
+    if (!stats.isFile() || stats.nlink !== 1) {
       return err<void, StoreError>({ kind: "io", op: "open", path, code: "EINVAL", message: "not a file of its own" });
     }
     let bytes = encodeUtf8(text);
@@ -82,12 +112,10 @@ function writeInPlace(fs: FsLike, path: string, text: string, create: boolean): 
       padded.set(bytes);
       bytes = padded;
     }
-    return writeAll(fs, fd, path, bytes).andThen(() =>
+    return writeAll(fs, fd, path, bytes, 0).andThen(() =>
       bytes.length < stats.size ? attempt("ftruncate", path, () => fs.ftruncateSync(fd, bytes.length)) : ok(undefined),
     );
   });
-  const closed = attempt("close", path, () => fs.closeSync(fd));
-  return written.andThen(() => closed);
 }
 
 /** A missing, unreadable or malformed journal reads as empty: a bad journal must never stop the

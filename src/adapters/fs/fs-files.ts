@@ -71,9 +71,9 @@ function judge(stats: FsStats, bytesMax: number): SetAsideReason | undefined {
  * reported, not read: lstat first (cheap), then O_NOFOLLOW|O_NONBLOCK and fstat on the open file,
  * since the entry can be swapped between the two. */
 export function readEntry(fs: FsLike, path: string, bytesMax: number): Result<ReadOutcome, StoreError> {
-  const seen = attempt("lstat", path, () => fs.lstatSync(path));
-  if (failedWith(seen, "ENOENT")) return ok({ kind: "gone" });
+  const seen = attempt("lstat", path, () => fs.lstatSync(path, { throwIfNoEntry: false }));
   if (seen.isErr()) return err(seen.error);
+  if (seen.value === undefined) return ok({ kind: "gone" });
   const early = judge(seen.value, bytesMax);
   if (early !== undefined) return ok({ kind: "set-aside", reason: early });
   const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
@@ -119,11 +119,20 @@ function readAll(
   throw new Error("readAll: read loop exceeded its bound");
 }
 
-export function writeAll(fs: FsLike, fd: number, path: string, bytes: Uint8Array): Result<void, StoreError> {
+/** Writes every byte, at the file position or, given `position`, from that offset on. */
+export function writeAll(
+  fs: FsLike,
+  fd: number,
+  path: string,
+  bytes: Uint8Array,
+  position: number | null = null,
+): Result<void, StoreError> {
   let written = 0;
   // A short write is retried from where it stopped; a write of 0 bytes would loop forever, so it fails.
   for (let pass = 0; pass <= bytes.length && written < bytes.length; pass++) {
-    const done = attempt("write", path, () => fs.writeSync(fd, bytes, written, bytes.length - written, null));
+    const done = attempt("write", path, () =>
+      fs.writeSync(fd, bytes, written, bytes.length - written, position === null ? null : position + written),
+    );
     if (done.isErr()) return err(done.error);
     if (done.value <= 0) return err({ kind: "io", op: "write", path, code: "EIO", message: "write made no progress" });
     written += done.value;

@@ -9,7 +9,7 @@ import type { Address } from "../../domain/mail/address.js";
 import { type Envelope, encodeEnvelope, envelopeFileName } from "../../domain/mail/envelope.js";
 import type { ClaimOutcome, InboxListing, MailStore, StoreError } from "../../ports/mail-store.js";
 import { addressFolder, allBoxes, type Box, boxFolder, checkBox, ensureBox, type StoreContext } from "./fs-boxes.js";
-import { readClaimJournal, writeClaimJournal } from "./fs-claim-journal.js";
+import { closeClaimJournal, readClaimJournal, writeClaimJournal } from "./fs-claim-journal.js";
 import { attempt, failedWith } from "./fs-errors.js";
 import {
   assertEntryName,
@@ -37,6 +37,8 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
     fs: options.fs,
     root: trimTrailingSlashes(options.root),
     syncDirs: options.syncDirs ?? true,
+    journals: new Map(),
+    curChecked: new Set(),
   };
   return {
     root: ctx.root,
@@ -55,6 +57,7 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
     readCur: (address, name) => readCur(ctx, address, name),
     writeClaimJournal: (address, names) => writeClaimJournal(ctx, address, names),
     readClaimJournal: (address) => readClaimJournal(ctx, address),
+    release: (address) => closeClaimJournal(ctx, address),
     sweepTmp: (address, nowMs, olderThanMs) => sweepTmp(ctx, address, nowMs, olderThanMs),
     writeRunning: (address, text) => writeRunning(ctx, address, text),
     readRunning: (address) => readRunning(ctx, address),
@@ -131,6 +134,7 @@ function findSent(
 
 function listNew(ctx: StoreContext, address: Address): Result<InboxListing, StoreError> {
   const folder = boxFolder(ctx, address, "new");
+  ctx.curChecked.delete(address);
   return checkBox(ctx, address, ["new"])
     .andThen(() => listEntries(ctx.fs, folder, folderEntriesMax))
     .map(({ entries, truncated }) => {
@@ -149,12 +153,17 @@ function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimO
   const from = `${boxFolder(ctx, address, "new")}/${name}`;
   const to = `${boxFolder(ctx, address, "cur")}/${name}`;
   // new/ was checked by the listing that named this entry; cur/ was not, and a rename through a
-  // cur/ swapped for a link would move the mail out of the mail root: one lstat before each rename.
-  // A missing cur/ is made only when the rename fails (a claim sits on the delivery path).
-  const cur = checkFolder(ctx.fs, boxFolder(ctx, address, "cur"));
-  if (cur.isErr() && !failedWith(cur, "ENOENT")) return err(cur.error);
+  // cur/ swapped for a link would move the mail out of the mail root: one lstat before the first
+  // rename after each listing. A missing cur/ is made only when the rename fails (a claim sits on
+  // the delivery path).
+  if (!ctx.curChecked.has(address)) {
+    const cur = checkFolder(ctx.fs, boxFolder(ctx, address, "cur"));
+    if (cur.isErr() && !failedWith(cur, "ENOENT")) return err(cur.error);
+    if (cur.isOk()) ctx.curChecked.add(address);
+  }
   let moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
   if (moved.isErr()) {
+    ctx.curChecked.delete(address);
     const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureFolder(ctx.fs, boxFolder(ctx, address, "cur")));
     if (ready.isErr()) return err(ready.error);
     moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));

@@ -5,9 +5,9 @@ const queuedHintsMax = 100_000;
 
 /** A watcher driven by the test: hints arrive only when it says, and can be dropped or held back. */
 export interface ManualWatcher extends Watcher {
-  /** A change in `dir`: each open watch of it gets a hint, unless dropped, or queued while delayed.
-   * Returns how many hints were delivered or queued. */
-  notify(dir: string): number;
+  /** A change in `dir` (of the entry `name`, when given): each open watch of it gets a hint, unless
+   * dropped, or queued while delayed. Returns how many hints were delivered or queued. */
+  notify(dir: string, name?: string): number;
   /** Drops the next `count` hints (one hint is one delivery to one watch), replacing a count still pending. */
   dropNext(count: number): void;
   /** Drops every hint whose folder the predicate accepts; undefined stops dropping. The simulator
@@ -25,8 +25,13 @@ export interface ManualWatcher extends Watcher {
 
 interface Subscription {
   dir: string;
-  onHint: () => void;
+  onHint: (name: string | undefined) => void;
   open: boolean;
+}
+
+interface QueuedHint {
+  subscription: Subscription;
+  name: string | undefined;
 }
 
 /** Paths are compared as strings (no node:path here), so only a trailing slash is ignored. */
@@ -36,7 +41,7 @@ function normalizeDir(dir: string): string {
 
 export function createManualWatcher(): ManualWatcher {
   const subscriptions = new Set<Subscription>();
-  let queue: Subscription[] = [];
+  let queue: QueuedHint[] = [];
   let dropCount = 0;
   let dropFilter: ((dir: string) => boolean) | undefined;
   let delayed = false;
@@ -50,7 +55,7 @@ export function createManualWatcher(): ManualWatcher {
   };
 
   return {
-    watch(dir: string, onHint: () => void): WatchHandle {
+    watch(dir: string, onHint: (name: string | undefined) => void): WatchHandle {
       const subscription: Subscription = { dir: normalizeDir(dir), onHint, open: true };
       subscriptions.add(subscription);
       return {
@@ -60,15 +65,15 @@ export function createManualWatcher(): ManualWatcher {
         },
       };
     },
-    notify(dir: string): number {
+    notify(dir: string, name?: string): number {
       const target = normalizeDir(dir);
       let count = 0;
       // A snapshot: watches opened by a callback wait for the next change, as with a real watcher.
       for (const subscription of [...subscriptions]) {
         if (subscription.dir !== target || !subscription.open || dropped(target)) continue;
         count++;
-        if (!delayed) subscription.onHint();
-        else if (queue.push(subscription) > queuedHintsMax) queue.shift();
+        if (!delayed) subscription.onHint(name);
+        else if (queue.push({ subscription, name }) > queuedHintsMax) queue.shift();
       }
       return count;
     },
@@ -87,10 +92,10 @@ export function createManualWatcher(): ManualWatcher {
       const batch = queue;
       queue = [];
       let count = 0;
-      for (const subscription of batch) {
+      for (const { subscription, name } of batch) {
         if (!subscription.open) continue;
         count++;
-        subscription.onHint();
+        subscription.onHint(name);
       }
       return count;
     },

@@ -16,6 +16,9 @@ import type { FsConstants, FsDirent, FsLike, FsStats } from "../fs/fs-like.js";
 // - O_NOFOLLOW (ELOOP), O_EXCL on a symlink (EEXIST), O_DIRECTORY, opening and fsyncing a folder
 //   behave as on Linux already; O_NONBLOCK is ignored, which is harmless: memfs has no FIFOs.
 // - no FIFOs or sockets at all: those cases are tested on node fs only.
+// - fstat of an open file whose name was removed (rmSync) or renamed over: memfs still counts the
+//   link; fstatSync reports nlink 0 like Linux when the path it was opened by names another inode
+//   (a second hard link keeps its count, which is all the stores look at).
 
 type SystemError = Error & { code: string; syscall: string; path: string };
 
@@ -50,6 +53,16 @@ function lstatOrUndefined(vol: Volume, path: string): FsStats | undefined {
     if ((e as { code?: unknown }).code === "ENOENT") return undefined;
     throw e;
   }
+}
+
+// Linux fstat(2) counts the links the open file has now: 0 once its name was removed or renamed
+// over. memfs counts an unlink, but not a removal by rmSync nor a rename over the file.
+function fstatLikeLinux(vol: Volume, fd: number, openedAs: string | undefined): FsStats {
+  const stats = statsOf(vol.fstatSync(fd));
+  if (openedAs === undefined || stats.nlink !== 1) return stats;
+  const now = lstatOrUndefined(vol, openedAs);
+  const same = now !== undefined && Number(vol.lstatSync(openedAs).ino) === Number(vol.fstatSync(fd).ino);
+  return same ? stats : { ...stats, nlink: 0 };
 }
 
 // Linux rename(2): a directory replaces only an empty directory, a non-directory only a non-directory.
@@ -104,16 +117,33 @@ export function createMemoryFs(): { fs: FsLike; vol: Volume } {
     O_NONBLOCK: memConstants.O_NONBLOCK,
     O_DIRECTORY: memConstants.O_DIRECTORY,
   };
+  const opened = new Map<number, string>();
   const fs: FsLike = {
     constants,
-    openSync: (path, flags, mode) => vol.openSync(path, flags, mode),
-    closeSync: (fd) => vol.closeSync(fd),
+    openSync: (path, flags, mode) => {
+      const fd = vol.openSync(path, flags, mode);
+      opened.set(fd, path);
+      return fd;
+    },
+    closeSync: (fd) => {
+      vol.closeSync(fd);
+      opened.delete(fd);
+    },
     readSync: (fd, buffer, offset, length, position) => vol.readSync(fd, buffer, offset, length, position),
     writeSync: (fd, buffer, offset, length, position) => vol.writeSync(fd, buffer, offset, length, position),
     fsyncSync: (fd) => vol.fsyncSync(fd),
     ftruncateSync: (fd, length) => vol.ftruncateSync(fd, length),
-    fstatSync: (fd) => statsOf(vol.fstatSync(fd)),
-    lstatSync: (path) => statsOf(vol.lstatSync(path)),
+    fstatSync: (fd) => fstatLikeLinux(vol, fd, opened.get(fd)),
+    lstatSync: ((path: string, options?: { throwIfNoEntry: false }) => {
+      if (options === undefined) return statsOf(vol.lstatSync(path));
+      try {
+        return statsOf(vol.lstatSync(path));
+      } catch (e) {
+        const code = (e as { code?: unknown }).code;
+        if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+        throw e;
+      }
+    }) as FsLike["lstatSync"],
     renameSync: (oldPath, newPath) => renameLikeLinux(vol, oldPath, newPath),
     unlinkSync: (path) => vol.unlinkSync(path),
     mkdirSync: (path, options) => vol.mkdirSync(path, options),

@@ -20,7 +20,7 @@ function reportQuietly(report: ((error: unknown) => void) | undefined, error: un
  */
 export function createFsWatcher(options: FsWatcherOptions = {}): Watcher {
   return {
-    watch(dir: string, onHint: () => void): WatchHandle {
+    watch(dir: string, onHint: (name: string | undefined) => void): WatchHandle {
       let closed = false;
       let watcher: FSWatcher | undefined;
       const close = (): void => {
@@ -34,10 +34,10 @@ export function createFsWatcher(options: FsWatcherOptions = {}): Watcher {
       };
       try {
         // persistent: false unrefs the watcher, so it never keeps a process alive.
-        watcher = watch(dir, { persistent: false }, () => {
+        watcher = watch(dir, { persistent: false }, (_event, name) => {
           if (closed) return;
           try {
-            onHint();
+            onHint(typeof name === "string" && name !== "" ? name : undefined);
           } catch (error) {
             // A throw escaping a watcher callback would kill the whole Pi process.
             reportQuietly(options.onCallbackError, error);

@@ -15,6 +15,7 @@ export interface RawFs {
   mkdir(path: string): void;
   symlink(target: string, path: string): void;
   link(existing: string, path: string): void;
+  rename(from: string, to: string): void;
   /** Sets atime and mtime, in ms. */
   touch(path: string, mtimeMs: number): void;
   exists(path: string): boolean;
@@ -49,6 +50,7 @@ export function nodeBackend(): Backend {
     mkdir: (path) => fs.mkdirSync(path, { recursive: true }),
     symlink: (target, path) => fs.symlinkSync(target, path),
     link: (existing, path) => fs.linkSync(existing, path),
+    rename: (from, to) => fs.renameSync(from, to),
     touch: (path, mtimeMs) => fs.utimesSync(path, mtimeMs / 1000, mtimeMs / 1000),
     exists: (path) => fs.existsSync(path),
     isLink: (path) => fs.lstatSync(path).isSymbolicLink(),
@@ -79,6 +81,7 @@ export function memoryBackend(): Backend {
     },
     symlink: (target, path) => vol.symlinkSync(target, path),
     link: (existing, path) => vol.linkSync(existing, path),
+    rename: (from, to) => vol.renameSync(from, to),
     touch: (path, mtimeMs) => vol.utimesSync(path, mtimeMs / 1000, mtimeMs / 1000),
     exists: (path) => vol.existsSync(path),
     isLink: (path) => vol.lstatSync(path).isSymbolicLink(),

@@ -266,6 +266,28 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       expect(store.readClaimJournal(bob)._unsafeUnwrap()).toEqual(["a.json"]);
     });
 
+    it("writes the journal that is there now: one removed, replaced or hard-linked since the last write is never written through", () => {
+      const journal = `${box(bob)}/claiming.json`;
+      const journalNames = () => store.readClaimJournal(bob)._unsafeUnwrap();
+      expect(store.writeClaimJournal(bob, ["a.json"]).isOk()).toBe(true);
+      b.raw.rmTree(journal);
+      expect(store.writeClaimJournal(bob, ["b.json"]).isOk()).toBe(true);
+      expect(journalNames()).toEqual(["b.json"]);
+      b.raw.write(`${box(bob, "tmp")}/other.json`, JSON.stringify(["other.json"]));
+      b.raw.rename(`${box(bob, "tmp")}/other.json`, journal);
+      expect(store.writeClaimJournal(bob, ["c.json"]).isOk()).toBe(true);
+      expect(journalNames()).toEqual(["c.json"]);
+      const outsideCopy = `${b.outside}/copy.json`;
+      b.raw.link(journal, outsideCopy);
+      expect(store.writeClaimJournal(bob, ["d.json"]).isOk()).toBe(true);
+      expect(JSON.parse(b.raw.read(outsideCopy))).toEqual(["c.json"]);
+      expect(journalNames()).toEqual(["d.json"]);
+      // Released (at shutdown), the journal is opened again by the next write.
+      store.release(bob);
+      expect(store.writeClaimJournal(bob, ["e.json"]).isOk()).toBe(true);
+      expect(journalNames()).toEqual(["e.json"]);
+    });
+
     it("sweeps tmp/ files older than the cutoff only: not fresh ones, folders or links", () => {
       // Whole seconds: utimes rounds fractions on real filesystems, and the edge case must be exact.
       const nowMs = Math.floor(Date.now() / 1000) * 1000;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -36,6 +36,17 @@ describe("createFsWatcher", () => {
     writeFileSync(join(dir, "mail.json"), "{}");
     await waitFor(() => hints > 0);
     expect(hints).toBeGreaterThan(0);
+  });
+
+  it("names the entry a rename moved into the watched folder", async () => {
+    const dir = tempDir();
+    const outside = tempDir();
+    const names: Array<string | undefined> = [];
+    handles.push(createFsWatcher().watch(dir, (name) => names.push(name)));
+    writeFileSync(join(outside, "001-mail.json"), "{}");
+    renameSync(join(outside, "001-mail.json"), join(dir, "001-mail.json"));
+    await waitFor(() => names.length > 0);
+    expect(names).toContain("001-mail.json");
   });
 
   it("gives no hint after close, and a second close is harmless", async () => {

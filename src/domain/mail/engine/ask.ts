@@ -2,8 +2,8 @@
 import { err, ok, type Result } from "neverthrow";
 import { askWaitMs } from "../../limits.js";
 import type { Address } from "../address.js";
+import { scanInbox } from "./claim.js";
 import type { AskOutcome, EngineContext } from "./context.js";
-import { scanInbox } from "./inbox.js";
 import { type SendError, type Sent, writeAsk } from "./outbox.js";
 import { writeOwnRecord } from "./presence.js";
 

@@ -99,6 +99,12 @@ export interface EngineState {
   starting: boolean;
   scanning: boolean;
   rescan: boolean;
+  /** Names this session moved out of new/ whose watcher hint may still come (and claims nothing). */
+  claimedNames: BoundedIdSet;
+  /** The footer changed during a scan: it is shown once, when the scan ends. */
+  footerStale: boolean;
+  /** The footer text last shown, so an unchanged one is not shown again. */
+  footerShown: string | undefined;
   polls: number;
 }
 

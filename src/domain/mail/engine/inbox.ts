@@ -1,4 +1,4 @@
-// Claiming waiting mail and handing it to listeners and the model, exactly once.
+// Handing claimed mail to listeners and the model, exactly once; the claim journal it keeps.
 import type { ClaimOutcome } from "../../../ports/mail-store.js";
 import { claimBatchMax } from "../../limits.js";
 import type { Address } from "../address.js";
@@ -8,60 +8,10 @@ import { frameMail, type QuotedRequest, type Sender } from "../labels.js";
 import type { EngineContext, InboundMail } from "./context.js";
 import { senderOf } from "./presence.js";
 
-/** Claims everything waiting in new/ now; every claimed envelope is emitted before this returns. */
-export function scanInbox(ctx: EngineContext): void {
-  const { state } = ctx;
-  if (state.identity === undefined || state.closed || !state.ready) return;
-  if (state.scanning) {
-    state.rescan = true;
-    return;
-  }
-  state.scanning = true;
-  try {
-    do {
-      state.rescan = false;
-      if (claimBatch(ctx, state.identity.address)) state.rescan = true;
-    } while (state.rescan && !state.closed);
-  } finally {
-    state.scanning = false;
-  }
-}
-
-/** One bounded batch; true when more is waiting. */
-function claimBatch(ctx: EngineContext, address: Address): boolean {
-  const listing = ctx.store.listNew(address);
-  if (listing.isErr()) {
-    ctx.warnOnce(`list:${listing.error.kind}`, `Could not read this session's inbox: ${describe(listing.error)}`);
-    return false;
-  }
-  for (const hidden of listing.value.hidden) {
-    ctx.warnOnce(
-      `hidden:${hidden}`,
-      `Ignoring the dot-file ${hidden} in this session's inbox: it is never read as mail.`,
-    );
-  }
-  const batch = listing.value.names.slice(0, claimBatchMax);
-  if (batch.length === 0) return false;
-  // The journal names what was claimed and not yet read: a restart delivers what a crash left
-  // claimed but never shown (or shown but lost from the host's queue before it was read).
-  const journaled = ctx.store.writeClaimJournal(address, [...ctx.state.unread.values(), ...batch]);
-  if (journaled.isErr()) {
-    // Without the journal a crash after the claim would lose the mail: leave it in new/ for a later scan.
-    ctx.warnOnce("journal", `Could not write this session's claim journal: ${describe(journaled.error)}`);
-    return false;
-  }
-  const senders = new Map<string, Sender>();
-  for (const name of batch) {
-    if (ctx.state.closed) break;
-    const claimed = ctx.store.claim(address, name);
-    if (claimed.isErr()) {
-      ctx.warnOnce(`claim:${name}`, `Could not claim ${name}: ${describe(claimed.error)}`);
-      continue;
-    }
-    accept(ctx, claimed.value, senders, false);
-  }
-  writeJournal(ctx);
-  return listing.value.truncated || listing.value.names.length > batch.length;
+export function sameNames(names: readonly string[], others: Iterable<string>): boolean {
+  let i = 0;
+  for (const other of others) if (names[i++] !== other) return false;
+  return i === names.length;
 }
 
 /** Rewrites the journal from the mail injected and not yet read. */
@@ -94,7 +44,12 @@ export function recoverClaimed(ctx: EngineContext): void {
   writeJournal(ctx);
 }
 
-function accept(ctx: EngineContext, outcome: ClaimOutcome, senders: Map<string, Sender>, recovering: boolean): void {
+export function accept(
+  ctx: EngineContext,
+  outcome: ClaimOutcome,
+  senders: Map<string, Sender>,
+  recovering: boolean,
+): void {
   switch (outcome.kind) {
     case "gone":
       return;

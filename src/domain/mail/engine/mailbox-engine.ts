@@ -4,12 +4,13 @@
 import type { Result } from "neverthrow";
 import type { NoticeLevel } from "../../../ports/agent-host.js";
 import type { StoreError } from "../../../ports/mail-store.js";
-import { rememberedIdsMax, tmpLeftoverAgeMs } from "../../limits.js";
+import { claimBatchMax, rememberedIdsMax, tmpLeftoverAgeMs } from "../../limits.js";
 import { readConfig } from "../config.js";
 import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskSignal, ask } from "./ask.js";
 import { createBoundedIdSet } from "./bounded-id-set.js";
+import { claimHinted, scanInbox } from "./claim.js";
 import type {
   AskOutcome,
   EngineContext,
@@ -18,7 +19,7 @@ import type {
   InboundListener,
   SessionIdentity,
 } from "./context.js";
-import { recoverClaimed, scanInbox, settleJournal, settleQuiet, writeJournal } from "./inbox.js";
+import { recoverClaimed, settleJournal, settleQuiet, writeJournal } from "./inbox.js";
 import { type ReplyError, replyToAsk, type SendError, type Sent, sendMessage, sendRequest } from "./outbox.js";
 import { findRunning, type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
@@ -91,6 +92,9 @@ function initialState(): EngineState {
     starting: false,
     scanning: false,
     rescan: false,
+    claimedNames: createBoundedIdSet(2 * claimBatchMax),
+    footerStale: false,
+    footerShown: undefined,
     polls: 0,
   };
 }
@@ -115,7 +119,17 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       options.host.notify(text, level);
     },
     refreshFooter() {
-      if (!state.closed) options.host.setStatus(footerText(counts()));
+      if (state.closed) return;
+      // A scan claims up to a batch of mail: one footer for all of it, when the scan ends.
+      if (state.scanning) {
+        state.footerStale = true;
+        return;
+      }
+      state.footerStale = false;
+      const text = footerText(counts());
+      if (text === state.footerShown) return;
+      state.footerShown = text;
+      options.host.setStatus(text);
     },
     writeRecord: () => writeOwnRecord(ctx),
   };
@@ -176,8 +190,8 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     if (reading.problem !== undefined) ctx.warnOnce("config", reading.problem);
     writeOwnRecord(ctx);
     if (options.watch) {
-      state.watch = options.watcher.watch(`${options.store.root}/${identity.address}/new`, () => {
-        if (!state.closed) scanInbox(ctx);
+      state.watch = options.watcher.watch(`${options.store.root}/${identity.address}/new`, (name) => {
+        if (!state.closed) claimHinted(ctx, name);
       });
     }
     // Never inside the start call: listeners rebuild their state in their own session_start first.
@@ -243,6 +257,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       state.watch?.close();
       state.poll?.cancel();
       removeOwnRecord(ctx);
+      if (state.identity !== undefined) options.store.release(state.identity.address);
       options.host.setStatus(undefined);
     },
     onInbound(listener) {

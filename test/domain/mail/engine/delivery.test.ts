@@ -114,6 +114,52 @@ describe("delivery: when mail is claimed", () => {
     expect(alice.host.injected).toHaveLength(1);
   });
 
+  it("claims the entry a hint names at once, leaving the rest of new/ to a scan or the poll", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.send("alice", "first");
+    bob.engine.send("alice", "second");
+    const [first, second] = h.files("alice", "new");
+
+    expect(h.watcher.notify(h.newDir("alice"), second)).toBe(1);
+    expect(alice.host.injected.map((i) => i.mail.content.includes("second"))).toEqual([true]);
+    expect(h.files("alice", "new")).toEqual([first]);
+    h.advance(pollMs);
+    expect(alice.host.injected).toHaveLength(2);
+  });
+
+  it("claims nothing twice for the hints of entries it already moved to cur/, and warns of none", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.send("alice", "hello");
+    const [name] = h.files("alice", "new");
+    h.hint("alice");
+    // The hint of the arrival, late, and the hint of the claim moving the entry out of new/.
+    h.watcher.notify(h.newDir("alice"), name);
+    h.watcher.notify(h.newDir("alice"), name);
+
+    expect(alice.host.injected).toHaveLength(1);
+    expect(alice.host.notices).toEqual([]);
+    expect(h.files("alice", "cur")).toEqual([name]);
+  });
+
+  it("scans when a hint names a dot-file, which is never claimed as mail", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.send("alice", "hello");
+    h.vol.writeFileSync(`${h.newDir("alice")}/.partial`, "x");
+
+    h.watcher.notify(h.newDir("alice"), ".partial");
+    expect(alice.host.injected).toHaveLength(1);
+    expect(h.files("alice", "new")).toEqual([".partial"]);
+    expect(alice.host.notices.map((n) => n.text)).toEqual([
+      "Ignoring the dot-file .partial in this session's inbox: it is never read as mail.",
+    ]);
+  });
+
   it("delivers by the poll alone when the engine does not watch new/", () => {
     const h = createHarness();
     const alice = h.launch("alice", { watch: false });
