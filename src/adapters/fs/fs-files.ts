@@ -67,20 +67,19 @@ function judge(stats: FsStats, bytesMax: number): SetAsideReason | undefined {
   return undefined;
 }
 
-/** Reads a regular file of at most `bytesMax` bytes. A link, a folder, a FIFO or a bigger file is
- * reported, not read: lstat first (cheap), then O_NOFOLLOW|O_NONBLOCK and fstat on the open file,
- * since the entry can be swapped between the two. */
+/** Reads a regular file of at most `bytesMax` bytes. A link, a folder, a FIFO, a socket or a bigger
+ * file is reported, not read: the open never follows a link (O_NOFOLLOW) nor waits for a FIFO's
+ * writer (O_NONBLOCK), and the fstat of the open file decides, so nothing can be swapped in between. */
 export function readEntry(fs: FsLike, path: string, bytesMax: number): Result<ReadOutcome, StoreError> {
-  const seen = attempt("lstat", path, () => fs.lstatSync(path, { throwIfNoEntry: false }));
-  if (seen.isErr()) return err(seen.error);
-  if (seen.value === undefined) return ok({ kind: "gone" });
-  const early = judge(seen.value, bytesMax);
-  if (early !== undefined) return ok({ kind: "set-aside", reason: early });
   const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
   const opened = attempt("open", path, () => fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
   if (failedWith(opened, "ENOENT")) return ok({ kind: "gone" });
-  // ELOOP on Linux and macOS, EMLINK on FreeBSD: the entry became a link after our lstat.
+  // ELOOP on Linux and macOS, EMLINK on FreeBSD: a symlink.
   if (failedWith(opened, "ELOOP") || failedWith(opened, "EMLINK")) return ok({ kind: "set-aside", reason: "symlink" });
+  // A socket cannot be opened (ENXIO on Linux, EOPNOTSUPP on macOS).
+  if (failedWith(opened, "ENXIO") || failedWith(opened, "EOPNOTSUPP")) {
+    return ok({ kind: "set-aside", reason: "not-a-file" });
+  }
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
   const outcome = attempt("fstat", path, () => fs.fstatSync(fd)).andThen((stats) => {

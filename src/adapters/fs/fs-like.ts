@@ -43,8 +43,6 @@ export interface FsLike {
   ftruncateSync(fd: number, length: number): void;
   fstatSync(fd: number): FsStats;
   lstatSync(path: string): FsStats;
-  /** Undefined where nothing is (ENOENT, ENOTDIR): a missing entry costs no thrown error. */
-  lstatSync(path: string, options: { throwIfNoEntry: false }): FsStats | undefined;
   renameSync(oldPath: string, newPath: string): void;
   unlinkSync(path: string): void;
   mkdirSync(path: string, options: { mode: number; recursive?: boolean }): unknown;

@@ -134,16 +134,7 @@ export function createMemoryFs(): { fs: FsLike; vol: Volume } {
     fsyncSync: (fd) => vol.fsyncSync(fd),
     ftruncateSync: (fd, length) => vol.ftruncateSync(fd, length),
     fstatSync: (fd) => fstatLikeLinux(vol, fd, opened.get(fd)),
-    lstatSync: ((path: string, options?: { throwIfNoEntry: false }) => {
-      if (options === undefined) return statsOf(vol.lstatSync(path));
-      try {
-        return statsOf(vol.lstatSync(path));
-      } catch (e) {
-        const code = (e as { code?: unknown }).code;
-        if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-        throw e;
-      }
-    }) as FsLike["lstatSync"],
+    lstatSync: (path) => statsOf(vol.lstatSync(path)),
     renameSync: (oldPath, newPath) => renameLikeLinux(vol, oldPath, newPath),
     unlinkSync: (path) => vol.unlinkSync(path),
     mkdirSync: (path, options) => vol.mkdirSync(path, options),
