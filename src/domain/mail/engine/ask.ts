@@ -40,7 +40,6 @@ export function ask(
     };
     state.waiting = { id: sent.envelope.id, to: sent.envelope.to as Address, finish };
     signal?.addEventListener("abort", onAbort);
-    writeOwnRecord(ctx);
     if (signal?.aborted === true) finish({ kind: "aborted" });
     // The answer may already be waiting (a fast peer): look once before the first poll.
     scanInbox(ctx);

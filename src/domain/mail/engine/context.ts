@@ -88,6 +88,8 @@ export interface EngineState {
   /** Mail a stopped run never read, already answered failed; if it still enters later, it is void. */
   dropped: BoundedIdSet;
   waiting: WaitingAsk | undefined;
+  /** The target of an ask being written: the record says so before the ask can reach it. */
+  asking: Address | undefined;
   listeners: InboundListener[];
   warned: Set<string>;
   lastRecordText: string | undefined;

@@ -83,6 +83,7 @@ function initialState(): EngineState {
     abandonedAsks: createBoundedIdSet(rememberedIdsMax),
     dropped: createBoundedIdSet(rememberedIdsMax),
     waiting: undefined,
+    asking: undefined,
     listeners: [],
     warned: new Set(),
     lastRecordText: undefined,

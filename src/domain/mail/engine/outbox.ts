@@ -10,7 +10,7 @@ import { readConfig } from "../config.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
 import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
 import type { EngineContext } from "./context.js";
-import { addressees, findRunning, listSessions } from "./presence.js";
+import { addressees, findRunning, listSessions, writeOwnRecord } from "./presence.js";
 
 export type SendError =
   | { kind: "no-session" }
@@ -137,7 +137,16 @@ export function writeAsk(ctx: EngineContext, to: string, body: string): Result<S
       const refusal = checkHopLimit(ctx.state.hops, hopLimit(ctx));
       return refusal === undefined ? ok(address) : err<Address, SendError>(refusal);
     })
-    .andThen((address) => write(ctx, { to: address, kind: "ask", hops: ctx.state.hops.count, body }));
+    .andThen((address) => {
+      // The record names the target before the ask is published: a target that asks back at once
+      // must find this session waiting on it (and be refused), not a record a moment behind.
+      ctx.state.asking = address;
+      writeOwnRecord(ctx);
+      const sent = write(ctx, { to: address, kind: "ask", hops: ctx.state.hops.count, body });
+      ctx.state.asking = undefined;
+      if (sent.isErr()) writeOwnRecord(ctx);
+      return sent;
+    });
 }
 
 export type ReplyError =

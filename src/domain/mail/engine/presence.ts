@@ -26,7 +26,7 @@ export function writeOwnRecord(ctx: EngineContext): void {
     cwd: state.identity.cwd,
     pid: me.pid,
     state: state.busy ? "busy" : "idle",
-    waitingOn: state.waiting?.to ?? "",
+    waitingOn: state.waiting?.to ?? state.asking ?? "",
     updated: isoFromMs(ctx.clock.now()),
   };
   if (state.identity.name !== undefined && state.identity.name !== "") record.name = state.identity.name;

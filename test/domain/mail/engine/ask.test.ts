@@ -18,6 +18,22 @@ describe("ask: how the wait ends", () => {
   // "The answer to an ask its sender is still waiting on becomes that sender's session_mail_ask result."
   // "A reply to this session's waiting ask goes to the waiting tool call as its result: it is neither injected
   // nor emitted on message:inbound."
+  it("names the target in the asker's running record before the ask is published", () => {
+    const h = createHarness();
+    h.launch("alice");
+    const bob = h.launch("bob");
+    const waitingOnAtPublish: unknown[] = [];
+    const rename = h.vol.renameSync.bind(h.vol);
+    h.vol.renameSync = ((from: string, to: string) => {
+      if (String(to).startsWith(`${h.newDir("alice")}/`)) waitingOnAtPublish.push(h.record("bob")?.waitingOn);
+      rename(from, to);
+    }) as typeof h.vol.renameSync;
+    void bob.engine.ask("alice", "What is the port?", undefined);
+
+    expect(waitingOnAtPublish).toEqual([addressOf.alice]);
+    expect(h.record("bob")?.waitingOn).toBe(addressOf.alice);
+  });
+
   it("resolves with the answer when the target's reply arrives, neither injecting nor emitting it", async () => {
     const { h, alice, bob, seenByBob, pending } = asking();
     h.hint("alice");
