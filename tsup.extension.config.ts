@@ -1,7 +1,10 @@
 import { defineConfig } from "tsup";
 
-// The Pi extension as one ES module: Pi loads every extension file through jiti, which transforms
-// each module it loads, so one bundled file starts much faster than the TypeScript sources.
+// The Pi extension as one self-contained ES module. Pi's loader (jiti) imports an ES module of a
+// "type": "module" package natively, so whatever it imports is resolved by Node, not by Pi: a bare
+// `typebox` import loaded the ~600 files of the typebox package next to us (+~350 ms per start,
+// and a failed import, then a transform of the whole bundle, where no typebox is installed).
+// typebox and neverthrow are therefore bundled; tool schemas are plain JSON Schema to Pi.
 export default defineConfig({
   entry: { "session-mail": "src/pi/extension.ts" },
   outDir: "dist/extension",
@@ -12,7 +15,7 @@ export default defineConfig({
   minify: true,
   target: "node22",
   platform: "node",
-  // Provided by Pi at run time; everything else (neverthrow) is bundled.
-  external: [/^@earendil-works\//, /^@mariozechner\//, /^typebox/],
-  noExternal: ["neverthrow"],
+  // Only types come from Pi's packages; a value import would be external and test/bundle.test.ts rejects it.
+  external: [/^@earendil-works\//, /^@mariozechner\//],
+  noExternal: ["neverthrow", /^typebox/],
 });
