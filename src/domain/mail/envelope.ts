@@ -1,6 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
+import { later } from "../later.js";
 import { inReplyToMax } from "../limits.js";
 import { isAddress } from "./address.js";
 
@@ -36,8 +37,8 @@ const StoredEnvelope = Type.Object({
   body: Type.String(),
 });
 
-const checkEnvelope = Compile(Envelope);
-const checkStored = Compile(StoredEnvelope);
+const checkEnvelope = later(() => Compile(Envelope));
+const checkStored = later(() => Compile(StoredEnvelope));
 
 export type DecodeError =
   | { kind: "not-json"; reason: string }
@@ -57,8 +58,8 @@ export function decodeEnvelope(text: string): Result<Envelope, DecodeError> {
 }
 
 export function normalizeEnvelope(raw: unknown): Result<Envelope, DecodeError> {
-  if (!checkStored.Check(raw)) {
-    const first = checkStored.Errors(raw)[0];
+  if (!checkStored().Check(raw)) {
+    const first = checkStored().Errors(raw)[0];
     return err({
       kind: "bad-shape",
       reason: first ? `${first.instancePath || "/"} ${first.message}` : "not an object",
@@ -81,8 +82,8 @@ export function normalizeEnvelope(raw: unknown): Result<Envelope, DecodeError> {
     ts: typeof raw.ts === "number" ? String(raw.ts) : (raw.ts ?? ""),
     body: raw.body,
   };
-  if (!checkEnvelope.Check(envelope)) {
-    const first = checkEnvelope.Errors(envelope)[0];
+  if (!checkEnvelope().Check(envelope)) {
+    const first = checkEnvelope().Errors(envelope)[0];
     return err({ kind: "bad-shape", reason: first ? `${first.instancePath || "/"} ${first.message}` : "invalid" });
   }
   return ok(envelope);
@@ -103,8 +104,8 @@ function readStatus(status: string | undefined): ReplyStatus {
 
 /** Serializes an envelope, asserting the schema first: a bad envelope is a bug, never written. */
 export function encodeEnvelope(envelope: Envelope): string {
-  if (!checkEnvelope.Check(envelope)) {
-    const first = checkEnvelope.Errors(envelope)[0];
+  if (!checkEnvelope().Check(envelope)) {
+    const first = checkEnvelope().Errors(envelope)[0];
     throw new Error(`refusing to write an invalid envelope: ${first?.instancePath} ${first?.message}`);
   }
   // Readers refuse these as bad-address, so writing one would only strand the mail.

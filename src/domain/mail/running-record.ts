@@ -2,6 +2,7 @@ import { err, ok, type Result } from "neverthrow";
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import type { Liveness } from "../../ports/process-probe.js";
+import { later } from "../later.js";
 import { type Address, isAddress } from "./address.js";
 
 /** `running/<address>.json`: who runs, where, and whether it works or waits. */
@@ -29,8 +30,8 @@ const StoredRecord = Type.Object({
   updated: Type.Optional(Type.String()),
 });
 
-const checkRecord = Compile(RunningRecord);
-const checkStored = Compile(StoredRecord);
+const checkRecord = later(() => Compile(RunningRecord));
+const checkStored = later(() => Compile(StoredRecord));
 
 export type RecordError = { kind: "bad-record"; reason: string };
 
@@ -42,7 +43,7 @@ export function decodeRunningRecord(text: string, fileAddress: Address): Result<
   } catch {
     return err({ kind: "bad-record", reason: "not JSON" });
   }
-  if (!checkStored.Check(raw)) return err({ kind: "bad-record", reason: "wrong shape" });
+  if (!checkStored().Check(raw)) return err({ kind: "bad-record", reason: "wrong shape" });
   if (raw.address !== fileAddress || !isAddress(raw.address)) {
     return err({ kind: "bad-record", reason: "address does not match its file" });
   }
@@ -60,7 +61,7 @@ export function decodeRunningRecord(text: string, fileAddress: Address): Result<
 }
 
 export function encodeRunningRecord(record: RunningRecord): string {
-  if (!checkRecord.Check(record) || !isAddress(record.address)) {
+  if (!checkRecord().Check(record) || !isAddress(record.address)) {
     throw new Error("refusing to write an invalid running record");
   }
   return `${JSON.stringify(record)}\n`;

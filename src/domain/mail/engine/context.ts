@@ -108,6 +108,8 @@ export interface EngineState {
   /** The footer text last shown, so an unchanged one is not shown again. */
   footerShown: string | undefined;
   polls: number;
+  /** The sweep and prune of a start, run by the first poll. */
+  startChores: (() => void) | undefined;
 }
 
 export interface EngineContext extends EngineOptions {

@@ -97,6 +97,7 @@ function initialState(): EngineState {
     footerStale: false,
     footerShown: undefined,
     polls: 0,
+    startChores: undefined,
   };
 }
 
@@ -146,6 +147,9 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       if (state.closed) return;
       state.polls++;
       scanInbox(ctx);
+      const chores = state.startChores;
+      state.startChores = undefined;
+      chores?.();
       if (state.journalDirty) writeJournal(ctx);
       checkWaitingTarget();
       if (state.polls % 240 === 0) sweep();
@@ -200,9 +204,13 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       if (state.closed) return;
       becomeReady();
       scanInbox(ctx);
+    });
+    // The tmp/ sweep and the prune read every mailbox folder: they wait for the first poll, off
+    // the path of Pi's start (until Pi answers its first request, every millisecond shows).
+    state.startChores = () => {
       sweep();
       pruneBoxes(ctx, reading.config.pruneAfterDays);
-    });
+    };
     schedulePoll();
   };
 

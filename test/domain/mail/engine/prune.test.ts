@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressOf, createHarness, type Harness, mailRoot, type Name, startMs } from "./harness.js";
+import { addressOf, createHarness, type Harness, mailRoot, type Name, pollMs, startMs } from "./harness.js";
 
 const dayMs = 86_400_000;
 
@@ -71,18 +71,21 @@ describe("prune() (/mailbox prune)", () => {
 describe("the prune at start", () => {
   // "its last activity, the newest change to the folder or its four boxes, is older than pruneAfterDays days"
   // and "The work runs after session_start returns."
-  it("removes, on the tick after start, a closed folder older than 30 days and keeps a younger one", () => {
+  it("removes, at the first poll after start, a closed folder older than 30 days and keeps a younger one", () => {
     const h = createHarness();
     h.launch("bob");
     closedCarol(h);
     h.launch("dave");
     h.shutdown("dave");
+    h.advance(pollMs); // bob's own start prune, while nothing is old yet
     age(h, "carol", 31);
     age(h, "dave", 29);
     const alice = h.start("alice");
+    h.tick();
+    // Off the start path: the tick after start claims mail; the first poll prunes.
     expect(h.exists(`${mailRoot}/${addressOf.carol}`)).toBe(true);
 
-    h.tick();
+    h.advance(pollMs);
     expect(h.exists(`${mailRoot}/${addressOf.carol}`)).toBe(false);
     expect(h.exists(`${mailRoot}/${addressOf.dave}`)).toBe(true);
     expect(alice.host.notices).toEqual([{ text: "Removed 1 mailbox folder of closed sessions.", level: "info" }]);
@@ -95,6 +98,7 @@ describe("the prune at start", () => {
     closedCarol(h);
     age(h, "carol", 31);
     const alice = h.launch("alice");
+    h.advance(pollMs);
 
     expect(h.exists(`${mailRoot}/${addressOf.carol}`)).toBe(true);
     expect(alice.host.notices).toEqual([]);
