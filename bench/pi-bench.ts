@@ -12,38 +12,51 @@ export interface StartupFigures {
   withoutMs: number;
   withMs: number;
   addedMs: number;
+  /** What an extension that does nothing adds, measured the same way: the floor of any extension. */
+  emptyAddedMs: number;
   runs: number;
 }
 
-/** Spawn → first `get_state` response, with and without the package, in `runs` back-to-back pairs.
- * The time added is the median of the pairs' differences: Pi's own start varies by ±100 ms on this
- * machine, more than the budget, and a pair sees the same moment of the machine. */
+const emptyExtension = join(e2ePaths.repoRoot, "bench", "fixtures", "empty-extension");
+
+/** Spawn → first `get_state` response: without extensions, with one that does nothing, and with
+ * the package, in `runs` back-to-back rounds. The time added is the median of the rounds'
+ * differences: Pi's own start varies by ±100 ms on this machine, more than the budget, and a round
+ * sees one moment of the machine. */
 export async function benchStartup(runs: number): Promise<StartupFigures> {
   const sandbox = createSandbox();
-  const without: number[] = [];
-  const withExt: number[] = [];
+  const kinds = ["none", "empty", "ours"] as const;
+  const samples = { none: [] as number[], empty: [] as number[], ours: [] as number[] };
   try {
-    // One warm-up each: the first start fills jiti's and Node's compile caches.
+    // One warm-up round: the first start fills jiti's and Node's compile caches.
     for (let i = -1; i < runs; i++) {
-      // Which goes first alternates, so neither always meets the warmer machine.
-      for (const loaded of i % 2 === 0 ? [false, true] : [true, false]) {
+      // Which goes first rotates, so none always meets the warmer machine.
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(i + 1 + k) % kinds.length]!;
         const t0 = nowUs();
         const session = startPi({
           sandbox,
-          sessionId: `019ad0e0-0000-7000-8000-${String(i + 2).padStart(6, "0")}${loaded ? "000001" : "000000"}`,
-          extensions: loaded ? [e2ePaths.repoRoot] : [],
+          sessionId: `019ad0e0-0000-7000-8000-${String(i + 2).padStart(6, "0")}${String(k).padStart(6, "0")}`,
+          extensions: kind === "none" ? [] : [kind === "empty" ? emptyExtension : e2ePaths.repoRoot],
         });
         await session.request({ type: "get_state" }, timeoutMs);
         const ms = (nowUs() - t0) / 1000;
         await session.close();
-        if (i >= 0) (loaded ? withExt : without).push(ms);
+        if (i >= 0) samples[kind].push(ms);
       }
     }
   } finally {
     await sandbox.cleanup();
   }
-  const added = withExt.map((ms, i) => ms - (without[i] ?? ms));
-  return { withoutMs: median(without), withMs: median(withExt), addedMs: Math.max(0, median(added)), runs };
+  const added = (kind: "empty" | "ours") =>
+    Math.max(0, median(samples[kind].map((ms, i) => ms - (samples.none[i] ?? ms))));
+  return {
+    withoutMs: median(samples.none),
+    withMs: median(samples.ours),
+    addedMs: added("ours"),
+    emptyAddedMs: added("empty"),
+    runs,
+  };
 }
 
 export interface RoundTripFigures {

@@ -95,6 +95,14 @@ async function main(): Promise<void> {
   console.log(
     line("Pi start-up added", ms(startup.addedMs), ms(startup.withoutMs), ratios.startupAdded, goals.startupAdded),
   );
+  console.log(
+    line(
+      "Pi start-up, empty extension",
+      ms(startup.emptyAddedMs),
+      ms(startup.withoutMs),
+      startup.emptyAddedMs / startup.withoutMs,
+    ),
+  );
   console.log(line("request → reply (real Pi)", ms(roundTrip.p50Ms), "", undefined));
   const results = {
     date: new Date().toISOString(),

@@ -24,7 +24,7 @@ export { type ConfigSource, defaultConfig, type MailConfig, readConfig } from ".
 export * from "./domain/mail/engine/index.js";
 export {
   decodeEnvelope,
-  Envelope,
+  type Envelope,
   encodeEnvelope,
   envelopeFileName,
   type MailKind,
@@ -35,7 +35,7 @@ export {
 export { describeHopRefusal, type HopState } from "./domain/mail/hop-rules.js";
 export { endLine, frameMail, fromLine, type LabelInput } from "./domain/mail/labels.js";
 export { mailMessageType } from "./domain/mail/message-type.js";
-export { decodeRunningRecord, RunningRecord } from "./domain/mail/running-record.js";
+export { decodeRunningRecord, type RunningRecord } from "./domain/mail/running-record.js";
 export { type OwedMail, planSettle, type RunOutcome } from "./domain/mail/settle-rules.js";
 export { sanitizeField } from "./domain/text/sanitize.js";
 export type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "./ports/agent-host.js";

@@ -1,6 +1,6 @@
 // The four tools the model gets. Every refusal throws (Pi reports it as a tool error) and writes nothing.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
+import type { TObject, TString } from "typebox";
 import type { MailboxEngine } from "../domain/mail/engine/index.js";
 import { lineComponent } from "./line-component.js";
 import { describeAskOutcome, describeReplyError, describeSendError, describeSent, describeSessions } from "./texts.js";
@@ -41,6 +41,14 @@ function renderResult(result: { content: Array<{ type: string; text?: string }> 
   return lineComponent(options.expanded ? text : short(text.split("\n")[0] ?? "", 120));
 }
 
+/** Text-only tool parameters as plain JSON Schema (Pi validates any JSON Schema), typed as TypeBox
+ * would build them: TypeBox itself then stays out of the bundle, and out of every Pi start. */
+function textParameters<K extends string>(descriptions: Record<K, string>): TObject<Record<K, TString>> {
+  const keys = Object.keys(descriptions) as K[];
+  const properties = Object.fromEntries(keys.map((key) => [key, { type: "string", description: descriptions[key] }]));
+  return { type: "object", properties, required: keys } as unknown as TObject<Record<K, TString>>;
+}
+
 export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
   pi.registerTool({
     name: "session_mail_list",
@@ -49,7 +57,7 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
       "Lists every Pi session running on this machine: name (or short id), full id, working directory, idle or busy, and whom it waits on. Marks this session.",
     promptSnippet: "session_mail_list: see which other Pi sessions run on this machine",
     promptGuidelines: ["Use session_mail_list to find another session's name or id before sending it mail."],
-    parameters: Type.Object({}),
+    parameters: textParameters({}),
     async execute() {
       return result(describeSessions(engineOrThrow(engine).list()));
     },
@@ -64,9 +72,9 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
       "Sends a message (no answer expected) to another Pi session on this machine, by name, id prefix (8+ characters) or full id. A closed session gets it when it starts again (full id only).",
     promptSnippet: "session_mail_send: leave another Pi session a message that expects no answer",
     promptGuidelines: ["Use session_mail_send for information another session needs but need not answer."],
-    parameters: Type.Object({
-      to: Type.String({ description: "Session name, id prefix of at least 8 characters, or full id" }),
-      message: Type.String({ description: "The text to send" }),
+    parameters: textParameters({
+      to: "Session name, id prefix of at least 8 characters, or full id",
+      message: "The text to send",
     }),
     async execute(_id, params) {
       const sent = engineOrThrow(engine).send(params.to, params.message);
@@ -87,9 +95,9 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
       "Use session_mail_ask when you need another session's answer before you can go on; it blocks until the answer arrives.",
       "Do not use session_mail_ask with a session that is waiting on you; answer it with session_mail_reply instead.",
     ],
-    parameters: Type.Object({
-      to: Type.String({ description: "Session name, id prefix of at least 8 characters, or full id" }),
-      message: Type.String({ description: "The question" }),
+    parameters: textParameters({
+      to: "Session name, id prefix of at least 8 characters, or full id",
+      message: "The question",
     }),
     async execute(_id, params, signal) {
       const asked = await engineOrThrow(engine).ask(params.to, params.message, signal);
@@ -113,9 +121,9 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
     promptGuidelines: [
       "Use session_mail_reply to answer an ask as soon as you have the answer; requests are answered automatically at the end of the run.",
     ],
-    parameters: Type.Object({
-      ask: Type.String({ description: "The id of the ask, from its label" }),
-      message: Type.String({ description: "The answer" }),
+    parameters: textParameters({
+      ask: "The id of the ask, from its label",
+      message: "The answer",
     }),
     async execute(_id, params) {
       const replied = engineOrThrow(engine).reply(params.ask, params.message);

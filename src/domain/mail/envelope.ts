@@ -1,8 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
-import { type Static, Type } from "typebox";
-import { Compile } from "typebox/compile";
-import { later } from "../later.js";
 import { inReplyToMax } from "../limits.js";
+import { either, integer, list, oneOf, record, text } from "../shape.js";
 import { isAddress } from "./address.js";
 
 export const mailKinds = ["request", "ask", "message", "reply"] as const;
@@ -11,34 +9,57 @@ export const replyStatuses = ["done", "stopped", "failed"] as const;
 export type ReplyStatus = (typeof replyStatuses)[number];
 
 /** What this package writes: all nine fields, always. */
-export const Envelope = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9_-][A-Za-z0-9._-]*$" }),
-  from: Type.String({ minLength: 1 }),
-  to: Type.String({ minLength: 1 }),
-  kind: Type.Union([Type.Literal("request"), Type.Literal("ask"), Type.Literal("message"), Type.Literal("reply")]),
-  hops: Type.Integer({ minimum: 0 }),
-  in_reply_to: Type.Array(Type.String({ minLength: 1 }), { maxItems: inReplyToMax }),
-  status: Type.Union([Type.Literal(""), Type.Literal("done"), Type.Literal("stopped"), Type.Literal("failed")]),
-  ts: Type.String(),
-  body: Type.String(),
+export interface Envelope {
+  id: string;
+  from: string;
+  to: string;
+  kind: MailKind;
+  hops: number;
+  in_reply_to: string[];
+  status: "" | ReplyStatus;
+  ts: string;
+  body: string;
+}
+
+const envelopeShape = record({
+  id: text({ minLength: 1, maxLength: 128, pattern: /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/ }),
+  from: text({ minLength: 1 }),
+  to: text({ minLength: 1 }),
+  kind: oneOf(mailKinds),
+  hops: integer(0),
+  in_reply_to: list(text({ minLength: 1 }), inReplyToMax),
+  status: oneOf(["", ...replyStatuses]),
+  ts: text(),
+  body: text(),
 });
-export type Envelope = Static<typeof Envelope>;
 
 /** What may be on disk: written by any copy of any implementation, old or new. Extra fields pass. */
-const StoredEnvelope = Type.Object({
-  id: Type.String({ minLength: 1 }),
-  from: Type.String({ minLength: 1 }),
-  to: Type.String({ minLength: 1 }),
-  kind: Type.Optional(Type.String()),
-  hops: Type.Optional(Type.Integer({ minimum: 0 })),
-  in_reply_to: Type.Optional(Type.Array(Type.String())),
-  status: Type.Optional(Type.String()),
-  ts: Type.Optional(Type.Union([Type.String(), Type.Number()])),
-  body: Type.String(),
-});
+interface StoredEnvelope {
+  id: string;
+  from: string;
+  to: string;
+  kind?: string;
+  hops?: number;
+  in_reply_to?: string[];
+  status?: string;
+  ts?: string | number;
+  body: string;
+}
 
-const checkEnvelope = later(() => Compile(Envelope));
-const checkStored = later(() => Compile(StoredEnvelope));
+const storedShape = record(
+  {
+    id: text({ minLength: 1 }),
+    from: text({ minLength: 1 }),
+    to: text({ minLength: 1 }),
+    kind: text(),
+    hops: integer(0),
+    in_reply_to: list(text()),
+    status: text(),
+    ts: either(text(), (value, path) => (typeof value === "number" ? undefined : `${path} must be a number`)),
+    body: text(),
+  },
+  ["kind", "hops", "in_reply_to", "status", "ts"],
+);
 
 export type DecodeError =
   | { kind: "not-json"; reason: string }
@@ -57,14 +78,10 @@ export function decodeEnvelope(text: string): Result<Envelope, DecodeError> {
   return normalizeEnvelope(raw);
 }
 
-export function normalizeEnvelope(raw: unknown): Result<Envelope, DecodeError> {
-  if (!checkStored().Check(raw)) {
-    const first = checkStored().Errors(raw)[0];
-    return err({
-      kind: "bad-shape",
-      reason: first ? `${first.instancePath || "/"} ${first.message}` : "not an object",
-    });
-  }
+export function normalizeEnvelope(value: unknown): Result<Envelope, DecodeError> {
+  const problem = storedShape(value, "");
+  if (problem !== undefined) return err({ kind: "bad-shape", reason: problem });
+  const raw = value as StoredEnvelope;
   const inReplyTo = raw.in_reply_to ?? [];
   if (inReplyTo.length > inReplyToMax)
     return err({ kind: "too-many-requests", count: inReplyTo.length, max: inReplyToMax });
@@ -82,11 +99,8 @@ export function normalizeEnvelope(raw: unknown): Result<Envelope, DecodeError> {
     ts: typeof raw.ts === "number" ? String(raw.ts) : (raw.ts ?? ""),
     body: raw.body,
   };
-  if (!checkEnvelope().Check(envelope)) {
-    const first = checkEnvelope().Errors(envelope)[0];
-    return err({ kind: "bad-shape", reason: first ? `${first.instancePath || "/"} ${first.message}` : "invalid" });
-  }
-  return ok(envelope);
+  const invalid = envelopeShape(envelope, "");
+  return invalid === undefined ? ok(envelope) : err({ kind: "bad-shape", reason: invalid });
 }
 
 // Unknown kinds are read as message (the original is not kept); an envelope from before `kind`
@@ -104,10 +118,8 @@ function readStatus(status: string | undefined): ReplyStatus {
 
 /** Serializes an envelope, asserting the schema first: a bad envelope is a bug, never written. */
 export function encodeEnvelope(envelope: Envelope): string {
-  if (!checkEnvelope().Check(envelope)) {
-    const first = checkEnvelope().Errors(envelope)[0];
-    throw new Error(`refusing to write an invalid envelope: ${first?.instancePath} ${first?.message}`);
-  }
+  const invalid = envelopeShape(envelope, "");
+  if (invalid !== undefined) throw new Error(`refusing to write an invalid envelope: ${invalid}`);
   // Readers refuse these as bad-address, so writing one would only strand the mail.
   if (!isAddress(envelope.from) || !isAddress(envelope.to)) {
     throw new Error("refusing to write an envelope: from and to must be addresses");

@@ -1,37 +1,59 @@
 import { err, ok, type Result } from "neverthrow";
-import { type Static, Type } from "typebox";
-import { Compile } from "typebox/compile";
 import type { Liveness } from "../../ports/process-probe.js";
-import { later } from "../later.js";
+import { either, integer, isNull, oneOf, record, text } from "../shape.js";
 import { type Address, isAddress } from "./address.js";
 
 /** `running/<address>.json`: who runs, where, and whether it works or waits. */
-export const RunningRecord = Type.Object({
-  address: Type.String({ minLength: 1 }),
-  name: Type.Optional(Type.String()),
-  cwd: Type.String(),
-  pid: Type.Integer({ minimum: 1 }),
-  started: Type.Optional(Type.String()),
-  state: Type.Union([Type.Literal("idle"), Type.Literal("busy")]),
-  waitingOn: Type.String(),
-  updated: Type.String(),
-});
-export type RunningRecord = Static<typeof RunningRecord>;
+export interface RunningRecord {
+  address: string;
+  name?: string;
+  cwd: string;
+  pid: number;
+  started?: string;
+  state: "idle" | "busy";
+  waitingOn: string;
+  updated: string;
+}
+
+const recordShape = record(
+  {
+    address: text({ minLength: 1 }),
+    name: text(),
+    cwd: text(),
+    pid: integer(1),
+    started: text(),
+    state: oneOf(["idle", "busy"]),
+    waitingOn: text(),
+    updated: text(),
+  },
+  ["name", "started"],
+);
 
 // Read tolerantly: another implementation may omit state/waitingOn/updated or add fields.
-const StoredRecord = Type.Object({
-  address: Type.String({ minLength: 1 }),
-  name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  cwd: Type.Optional(Type.String()),
-  pid: Type.Integer({ minimum: 1 }),
-  started: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  state: Type.Optional(Type.String()),
-  waitingOn: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  updated: Type.Optional(Type.String()),
-});
+interface StoredRecord {
+  address: string;
+  name?: string | null;
+  cwd?: string;
+  pid: number;
+  started?: string | null;
+  state?: string;
+  waitingOn?: string | null;
+  updated?: string;
+}
 
-const checkRecord = later(() => Compile(RunningRecord));
-const checkStored = later(() => Compile(StoredRecord));
+const storedShape = record(
+  {
+    address: text({ minLength: 1 }),
+    name: either(text(), isNull),
+    cwd: text(),
+    pid: integer(1),
+    started: either(text(), isNull),
+    state: text(),
+    waitingOn: either(text(), isNull),
+    updated: text(),
+  },
+  ["name", "cwd", "started", "state", "waitingOn", "updated"],
+);
 
 export type RecordError = { kind: "bad-record"; reason: string };
 
@@ -43,25 +65,26 @@ export function decodeRunningRecord(text: string, fileAddress: Address): Result<
   } catch {
     return err({ kind: "bad-record", reason: "not JSON" });
   }
-  if (!checkStored().Check(raw)) return err({ kind: "bad-record", reason: "wrong shape" });
-  if (raw.address !== fileAddress || !isAddress(raw.address)) {
+  if (storedShape(raw, "") !== undefined) return err({ kind: "bad-record", reason: "wrong shape" });
+  const stored = raw as StoredRecord;
+  if (stored.address !== fileAddress || !isAddress(stored.address)) {
     return err({ kind: "bad-record", reason: "address does not match its file" });
   }
-  const record: RunningRecord = {
-    address: raw.address,
-    cwd: raw.cwd ?? "",
-    pid: raw.pid,
-    state: raw.state === "busy" ? "busy" : "idle",
-    waitingOn: raw.waitingOn ?? "",
-    updated: raw.updated ?? "",
+  const decoded: RunningRecord = {
+    address: stored.address,
+    cwd: stored.cwd ?? "",
+    pid: stored.pid,
+    state: stored.state === "busy" ? "busy" : "idle",
+    waitingOn: stored.waitingOn ?? "",
+    updated: stored.updated ?? "",
   };
-  if (typeof raw.name === "string" && raw.name !== "") record.name = raw.name;
-  if (typeof raw.started === "string" && raw.started !== "") record.started = raw.started;
-  return ok(record);
+  if (typeof stored.name === "string" && stored.name !== "") decoded.name = stored.name;
+  if (typeof stored.started === "string" && stored.started !== "") decoded.started = stored.started;
+  return ok(decoded);
 }
 
 export function encodeRunningRecord(record: RunningRecord): string {
-  if (!checkRecord().Check(record) || !isAddress(record.address)) {
+  if (recordShape(record, "") !== undefined || !isAddress(record.address)) {
     throw new Error("refusing to write an invalid running record");
   }
   return `${JSON.stringify(record)}\n`;
