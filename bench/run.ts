@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const scan = await benchScan(quick ? 1000 : 10_000, quick ? 1 : 3);
   const list = await benchList(200, quick ? 20 : 200);
   const sim = await benchSimulator(quick ? 10 : 50);
-  const startup = await benchStartup(quick ? 3 : 15);
+  const startup = await benchStartup(quick ? 3 : 30);
   const roundTrip = await benchRoundTrip(quick ? 5 : 20);
   removeRoots();
   const ratios = {

@@ -60,6 +60,18 @@ export function listEntries(
   });
 }
 
+/** A folder's entry names sorted, at most `entriesMax`: no entry objects, for the big folders. */
+export function listNames(
+  fs: FsLike,
+  path: string,
+  entriesMax: number,
+): Result<{ names: string[]; truncated: boolean }, StoreError> {
+  return attempt("readdir", path, () => fs.readdirSync(path)).map((all) => {
+    all.sort();
+    return { names: all.slice(0, entriesMax), truncated: all.length > entriesMax };
+  });
+}
+
 function judge(stats: FsStats, bytesMax: number): SetAsideReason | undefined {
   if (stats.isSymbolicLink()) return "symlink";
   if (!stats.isFile()) return "not-a-file";
@@ -112,8 +124,11 @@ function readAll(
     const target = buffer;
     const read = attempt("read", path, () => fs.readSync(fd, target, filled, target.length - filled, null));
     if (read.isErr()) return err(read.error);
-    if (read.value === 0) return ok({ kind: "text", text: decodeUtf8(buffer.subarray(0, filled)) });
     filled += read.value;
+    // A regular file on a local file system reads short only at its end: no read to confirm it.
+    if (read.value === 0 || filled < target.length) {
+      return ok({ kind: "text", text: decodeUtf8(buffer.subarray(0, filled)) });
+    }
   }
   throw new Error("readAll: read loop exceeded its bound");
 }

@@ -48,5 +48,7 @@ export interface FsLike {
   mkdirSync(path: string, options: { mode: number; recursive?: boolean }): unknown;
   chmodSync(path: string, mode: number): void;
   readdirSync(path: string, options: { withFileTypes: true }): FsDirent[];
+  /** Names only: no entry objects, the cheap listing of a big inbox. */
+  readdirSync(path: string): string[];
   rmSync(path: string, options: { recursive: true; force: boolean }): void;
 }

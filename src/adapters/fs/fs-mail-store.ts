@@ -17,6 +17,7 @@ import {
   ensureFolder,
   folderMode,
   listEntries,
+  listNames,
   readEntry,
   writeAtomic,
 } from "./fs-files.js";
@@ -136,9 +137,8 @@ function listNew(ctx: StoreContext, address: Address): Result<InboxListing, Stor
   const folder = boxFolder(ctx, address, "new");
   ctx.curChecked.delete(address);
   return checkBox(ctx, address, ["new"])
-    .andThen(() => listEntries(ctx.fs, folder, folderEntriesMax))
-    .map(({ entries, truncated }) => {
-      const names = entries.map((entry) => entry.name);
+    .andThen(() => listNames(ctx.fs, folder, folderEntriesMax))
+    .map(({ names, truncated }) => {
       return {
         names: names.filter((name) => !name.startsWith(".")),
         hidden: names.filter((name) => name.startsWith(".")),

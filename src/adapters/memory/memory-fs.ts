@@ -139,7 +139,8 @@ export function createMemoryFs(): { fs: FsLike; vol: Volume } {
     unlinkSync: (path) => vol.unlinkSync(path),
     mkdirSync: (path, options) => vol.mkdirSync(path, options),
     chmodSync: (path, mode) => vol.chmodSync(path, mode),
-    readdirSync: (path) => direntsOf(vol, path),
+    readdirSync: ((path: string, options?: { withFileTypes: true }) =>
+      options === undefined ? vol.readdirSync(path).map(String) : direntsOf(vol, path)) as FsLike["readdirSync"],
     rmSync: (path, options) => vol.rmSync(path, options),
   };
   return { fs, vol };

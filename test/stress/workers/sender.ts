@@ -90,7 +90,7 @@ const fs: FsLike = {
   unlinkSync: (path) => nodeFs.unlinkSync(path),
   mkdirSync: (path, options) => nodeFs.mkdirSync(path, options),
   chmodSync: (path, mode) => nodeFs.chmodSync(path, mode),
-  readdirSync: (path, options) => nodeFs.readdirSync(path, options),
+  readdirSync: nodeFs.readdirSync,
   rmSync: (path, options) => nodeFs.rmSync(path, options),
 };
 
