@@ -9,7 +9,7 @@ import { droppedNotice } from "../domain/mail/labels.js";
 import { mailMessageType } from "../domain/mail/message-type.js";
 import { registerMailboxCommand } from "./command.js";
 import { emitInbound, provideHooks } from "./hooks.js";
-import { createPiHost } from "./pi-host.js";
+import { answerOf, createPiHost } from "./pi-host.js";
 import { createRunTracker } from "./run-outcome.js";
 import { registerMailTools } from "./tools.js";
 
@@ -63,6 +63,9 @@ export default function sessionMail(pi: ExtensionAPI): void {
   pi.on("message_end", (event): MessageEndEventResult | undefined => {
     const message = event.message as { role?: string; customType?: string; details?: { mailId?: unknown } };
     if (message.role === "assistant") run.assistantEnded(event.message);
+    // An ask's answer entered as its tool result: it leaves the claim journal like read mail.
+    const answer = answerOf(event.message);
+    if (answer !== undefined) engine()?.messageEntered(answer);
     if (message.role !== "custom" || message.customType !== mailMessageType) return undefined;
     const id = message.details?.mailId;
     if (typeof id !== "string") return undefined;

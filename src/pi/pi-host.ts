@@ -34,6 +34,7 @@ export function createPiHost(pi: ExtensionAPI, ctx: ExtensionContext, isLive: ()
     hasShown(mailId: string) {
       try {
         return ctx.sessionManager.getEntries().some((entry) => {
+          if (entry.type === "message") return answerOf(entry.message) === mailId;
           if (entry.type !== "custom_message" || entry.customType !== mailMessageType) return false;
           const details = entry.details as { mailId?: unknown } | undefined;
           return details?.mailId === mailId;
@@ -43,4 +44,12 @@ export function createPiHost(pi: ExtensionAPI, ctx: ExtensionContext, isLive: ()
       }
     },
   };
+}
+
+/** The id of the answer a session_mail_ask tool result carried, if the message is one. */
+export function answerOf(message: unknown): string | undefined {
+  const m = message as { role?: unknown; toolName?: unknown; details?: { answer?: unknown } } | undefined;
+  if (m?.role !== "toolResult" || m.toolName !== "session_mail_ask") return undefined;
+  const answer = m.details?.answer;
+  return typeof answer === "string" ? answer : undefined;
 }

@@ -104,7 +104,14 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
       if (asked.isErr()) throw new Error(describeSendError(asked.error));
       const { sent, outcome } = asked.value;
       const text = describeAskOutcome(outcome, params.to);
-      const details = { id: sent.envelope.id, to: sent.envelope.to, outcome: outcome.kind };
+      // The answer's id goes with the result: Pi keeps the details in the session, and a restart
+      // finds there that this answer was shown (see pi-host.ts hasShown).
+      const details = {
+        id: sent.envelope.id,
+        to: sent.envelope.to,
+        outcome: outcome.kind,
+        ...(outcome.kind === "answered" ? { answer: outcome.envelope.id } : {}),
+      };
       if (outcome.kind === "answered" && outcome.envelope.status === "done") return result(text, details);
       return { ...result(text, details), isError: outcome.kind !== "answered" };
     },

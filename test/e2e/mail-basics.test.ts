@@ -175,7 +175,6 @@ describe("session-mail between real Pi RPC sessions: requests, asks, steering, r
     expect(ends.map(toolEnd)).toEqual([
       { toolName: "session_mail_ask", text: "Answer from bee:\n\necho: what is 6*7?", isError: false },
     ]);
-    expect(toolDetails(ends[0] as RpcRecord)).toEqual({ id: askId, to: bee.id, outcome: "answered" });
     expect(assistantOutcomes(run).at(-1)?.text).toBe("tool said: Answer from bee:\n\necho: what is 6*7?");
     // The answer became the tool result: it was not also injected as mail.
     expect(mailMessages(run)).toEqual([]);
@@ -189,6 +188,13 @@ describe("session-mail between real Pi RPC sessions: requests, asks, steering, r
       alive: alive(),
     });
     expect(reply.envelope).toMatchObject({ kind: "reply", status: "done", body: "echo: what is 6*7?" });
+    // The result names the answer, so a restart finds it shown (it is never injected a second time).
+    expect(toolDetails(ends[0] as RpcRecord)).toEqual({
+      id: askId,
+      to: bee.id,
+      outcome: "answered",
+      answer: reply.envelope.id,
+    });
     expect(readRunningRecord(sandbox, cat.id)).toMatchObject({ waitingOn: "", state: "idle" });
   });
 

@@ -11,6 +11,7 @@ import {
   type ExtensionCommandContext,
   type ExtensionContext,
   type RegisteredCommand,
+  type SessionMessageEntry,
   type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
 
@@ -54,7 +55,7 @@ export interface FakeContext {
   readonly ctx: ExtensionCommandContext;
   readonly notices: Notice[];
   readonly statuses: Array<{ key: string; text: string | undefined }>;
-  readonly entries: CustomMessageEntry[];
+  readonly entries: Array<CustomMessageEntry | SessionMessageEntry>;
   /** Set when Pi replaced the session: every call throws, like Pi's stale ctx. */
   stale: boolean;
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFakeContext } from "./fake-pi.js";
@@ -118,6 +118,75 @@ describe("session replacement", () => {
     const again = await bob.mailFor(second?.mail.mailId ?? "");
     expect(again.options).toEqual({ triggerTurn: true, deliverAs: "steer" });
     expect(bob.mail().map((m) => m.mail.mailId)).toEqual([second?.mail.mailId]);
+  });
+});
+
+describe("an ask's answer across a restart", () => {
+  /** alice, in a run, asks bob and gets the answer; Pi then stops mid-run and resumes the session,
+   * with or without the tool result in its session file. */
+  async function answeredThenResumed(resultRecorded: boolean): Promise<{ alice: FakeSession; answer: string }> {
+    const alice = await sandbox.started(ids.alice);
+    const bob = await sandbox.started(ids.bob, { name: "builder" });
+    await alice.agentStart();
+    const asking = alice.tool("session_mail_ask", { to: "builder", message: "What is 6 x 7?" });
+    await waitFor(() => bob.mail().find((m) => m.mail.kind === "ask"), "the ask at bob");
+    await bob.runDone("42");
+    const result = await asking;
+    const answer = String((result.details as { answer?: unknown }).answer);
+    const entries = alice.context.entries;
+    if (resultRecorded) {
+      entries.push({
+        type: "message",
+        id: "r1",
+        parentId: null,
+        timestamp: new Date().toISOString(),
+        message: {
+          role: "toolResult",
+          toolCallId: "call-1",
+          toolName: "session_mail_ask",
+          content: result.content,
+          details: result.details,
+          isError: false,
+          timestamp: Date.now(),
+        },
+      } as (typeof entries)[number]);
+    }
+    await alice.shutdown();
+    alice.context = createFakeContext(ids.alice, alice.context.ctx.cwd);
+    alice.context.entries.push(...entries);
+    alice.pi.sent.length = 0;
+    await alice.start("resume");
+    return { alice, answer };
+  }
+
+  it("drops the answer from the claim journal once its tool result enters the conversation (message_end)", async () => {
+    const alice = await sandbox.started(ids.alice);
+    const bob = await sandbox.started(ids.bob, { name: "builder" });
+    await alice.agentStart();
+    const asking = alice.tool("session_mail_ask", { to: "builder", message: "What is 6 x 7?" });
+    await waitFor(() => bob.mail().find((m) => m.mail.kind === "ask"), "the ask at bob");
+    await bob.runDone("42");
+    const result = await asking;
+    const journal = () => JSON.parse(readFileSync(join(sandbox.root, ids.alice, "claiming.json"), "utf8")) as string[];
+    expect(journal()).toHaveLength(1);
+    const message = { role: "toolResult", toolCallId: "call-1", toolName: "session_mail_ask", ...result };
+    await alice.pi.fire("message_end", { message: { ...message, timestamp: Date.now() } }, alice.context);
+    // Dropped lazily, by the next poll's rewrite.
+    await waitFor(() => journal().length === 0 || undefined, "the journal without the answer");
+  });
+
+  it("shows again, as mail, an answer whose tool result never reached the session file", async () => {
+    const { alice, answer } = await answeredThenResumed(false);
+    const again = await alice.mailFor(answer);
+    expect(again.options).toEqual({ triggerTurn: true, deliverAs: "steer" });
+    expect(String(again.content)).toContain("42");
+  });
+
+  it("does not show an answer again whose tool result the session file holds", async () => {
+    const { alice, answer } = await answeredThenResumed(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answer).toMatch(/^[0-9a-f-]{36}$/);
+    expect(alice.mail()).toEqual([]);
   });
 });
 

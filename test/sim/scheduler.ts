@@ -56,6 +56,12 @@ function startAsk(world: World, session: Session, instance: Instance): void {
     else {
       ask.id = result.value.sent.envelope.id;
       ask.outcome = result.value.outcome;
+      // Like Pi: the answer enters the session as the tool's result, unless the process died first.
+      const outcome = result.value.outcome;
+      if (outcome.kind === "answered" && instance.agent.alive && !instance.crash.crashed) {
+        session.transcript.shown.add(outcome.envelope.id);
+        instance.engine.messageEntered(outcome.envelope.id);
+      }
     }
   });
 }

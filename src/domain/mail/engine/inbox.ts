@@ -135,7 +135,10 @@ function deliverReply(
   for (const id of envelope.in_reply_to) state.awaiting.delete(id);
   const waiting = state.waiting;
   if (waiting !== undefined && envelope.in_reply_to.includes(waiting.id)) {
-    // The answer to the waiting ask is that tool call's result: neither emitted nor injected.
+    // The answer to the waiting ask is that tool call's result: neither emitted nor injected. It
+    // stays journaled until the host says the result entered the conversation (messageEntered with
+    // the reply's id): a crash before then shows it after the restart, as an answer nobody waits for.
+    state.unread.set(envelope.id, name);
     waiting.finish({ kind: "answered", envelope, path });
     ctx.refreshFooter();
     return;

@@ -39,7 +39,8 @@ export interface MailboxEngine {
   /** A person, an RPC client or a command's prompt started or steered the turn. */
   input(): void;
   runStarted(): void;
-  /** Mail with this id entered the conversation: it counts as read. */
+  /** Mail with this id entered the conversation (as a message, or as the result of the ask it
+   * answers): it counts as read. */
   messageEntered(mailId: string): void;
   runSettled(outcome: RunOutcome): void;
   shutdown(): void;
@@ -241,7 +242,11 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     },
     messageEntered(mailId) {
       const mail = state.pending.get(mailId);
-      if (mail === undefined) return;
+      if (mail === undefined) {
+        // Quiet mail, or the answer an ask's tool result carried: nothing owed, only the journal.
+        settleJournal(ctx, mailId, "read");
+        return;
+      }
       state.pending.delete(mailId);
       settleJournal(ctx, mailId, "read");
       state.hops = onMailEntered(state.hops, mail.hops);

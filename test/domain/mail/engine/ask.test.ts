@@ -71,6 +71,47 @@ describe("ask: how the wait ends", () => {
     expect((await pending)._unsafeUnwrap().outcome).toEqual({ kind: "target-gone" });
   });
 
+  // "claims it into cur/ and injects it once", across a crash: the answer handed to a waiting ask.
+  it("keeps an answer handed to the ask journaled until its result is recorded: after a crash before that, the restart shows it as mail", async () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.runStarted();
+    const pending = bob.engine.ask("alice", "What is the port?", undefined);
+    h.hint("alice");
+    alice.completeRun("Port 8080.");
+    h.hint("bob");
+    const outcome = (await pending)._unsafeUnwrap().outcome;
+    expect(outcome.kind).toBe("answered");
+    const answerId = outcome.kind === "answered" ? outcome.envelope.id : "";
+    h.crash("bob");
+
+    const again = h.launch("bob");
+    expect(again.host.injected.map((i) => [i.mail.details.mailId, i.options.triggerTurn])).toEqual([[answerId, true]]);
+    expect(again.host.injected[0]?.mail.content).toContain("Port 8080.");
+  });
+
+  it("does not show an answer again whose ask result the transcript holds", async () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.runStarted();
+    const pending = bob.engine.ask("alice", "What is the port?", undefined);
+    h.hint("alice");
+    alice.completeRun("Port 8080.");
+    h.hint("bob");
+    const outcome = (await pending)._unsafeUnwrap().outcome;
+    const answerId = outcome.kind === "answered" ? outcome.envelope.id : "";
+    // The tool result entered the conversation; the journal drops it lazily, so a crash finds it there.
+    bob.engine.messageEntered(answerId);
+    h.crash("bob");
+
+    const again = h.start("bob");
+    again.host.shown.add(answerId);
+    h.tick();
+    expect(again.host.injected).toEqual([]);
+  });
+
   // "A record whose process no longer exists counts as not running"
   it("ends with target-gone when the target's process crashed and left its record", async () => {
     const { h, pending } = asking();
