@@ -22,7 +22,8 @@ export type ClaimOutcome =
 export interface InboxListing {
   /** Entries of new/ to claim, sorted (send time first, by the naming convention). */
   names: string[];
-  /** Dot-files: never opened as mail, left where they are. */
+  /** Never opened as mail, left where they are: dot-files, and names that are not valid UTF-8
+   * (listed with U+FFFD in their place, so no path made of the listed name reaches the file). */
   hidden: string[];
   /** True when the listing stopped at its bound; another scan follows. */
   truncated: boolean;

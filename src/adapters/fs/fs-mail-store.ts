@@ -139,9 +139,10 @@ function listNew(ctx: StoreContext, address: Address): Result<InboxListing, Stor
   return checkBox(ctx, address, ["new"])
     .andThen(() => listNames(ctx.fs, folder, folderEntriesMax))
     .map(({ names, truncated }) => {
+      const mail = (name: string) => !name.startsWith(".") && !name.includes("\ufffd");
       return {
-        names: names.filter((name) => !name.startsWith(".")),
-        hidden: names.filter((name) => name.startsWith(".")),
+        names: names.filter(mail),
+        hidden: names.filter((name) => !mail(name)),
         truncated,
       };
     });

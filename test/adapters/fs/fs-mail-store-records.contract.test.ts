@@ -1,6 +1,7 @@
 // The contract of fs-mail-store.contract.test.ts, continued: running records and the facts pruning
 // reads, on node fs and memfs alike; then the FIFO cases, on node fs only since memfs has no FIFOs.
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFsMailStore } from "../../../src/adapters/fs/fs-mail-store.js";
 import { runningRecordBytesMax } from "../../../src/domain/limits.js";
@@ -156,6 +157,16 @@ describe("fs mail store, node fs only (memfs has no FIFOs)", () => {
       kind: "set-aside",
       reason: "not-a-file",
     });
+  });
+
+  it("node fs only (names are strings in memfs): a name that is not valid UTF-8 is listed as hidden, never as mail", () => {
+    store.openBox(bob);
+    const folder = Buffer.from(`${b.root}/${bob}/new/`);
+    writeFileSync(Buffer.concat([folder, Buffer.from([0x30, 0xff, 0x2e, 0x6a, 0x73, 0x6f, 0x6e])]), "{}");
+    writeFileSync(`${b.root}/${bob}/new/000000000000001-ok.json`, "{}");
+    const listed = store.listNew(bob)._unsafeUnwrap();
+    expect(listed.names).toEqual(["000000000000001-ok.json"]);
+    expect(listed.hidden).toEqual(["0\ufffd.json"]);
   });
 
   it("node fs only (memfs has no FIFOs): a FIFO as running record or claim journal reads as absent without blocking", () => {

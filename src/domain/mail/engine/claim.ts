@@ -1,6 +1,7 @@
 // Claiming waiting mail: a scan of new/, or the one entry a watcher hint names. Everything
 // claimed is emitted (and shown) before the call returns.
-import { claimBatchMax } from "../../limits.js";
+import { claimBatchMax, labelFieldCharsMax } from "../../limits.js";
+import { sanitizeField } from "../../text/sanitize.js";
 import type { Address } from "../address.js";
 import type { Sender } from "../labels.js";
 import type { EngineContext } from "./context.js";
@@ -24,7 +25,7 @@ export function scanInbox(ctx: EngineContext): void {
  * cannot be mail, scans; mail whose hint was lost waits for the poll. */
 export function claimHinted(ctx: EngineContext, name: string | undefined): void {
   const { state } = ctx;
-  if (name === undefined || name.startsWith(".") || name.includes("/") || state.scanning) {
+  if (name === undefined || name.startsWith(".") || name.includes("\ufffd") || name.includes("/") || state.scanning) {
     scanInbox(ctx);
     return;
   }
@@ -67,9 +68,12 @@ function claimListed(ctx: EngineContext, address: Address): boolean {
     return false;
   }
   for (const hidden of listing.value.hidden) {
+    const shown = sanitizeField(hidden, labelFieldCharsMax);
     ctx.warnOnce(
       `hidden:${hidden}`,
-      `Ignoring the dot-file ${hidden} in this session's inbox: it is never read as mail.`,
+      hidden.startsWith(".")
+        ? `Ignoring the dot-file ${shown} in this session's inbox: it is never read as mail.`
+        : `Ignoring ${shown} in this session's inbox: its name is not valid UTF-8, so it is never read as mail.`,
     );
   }
   const batch = listing.value.names.slice(0, claimBatchMax);

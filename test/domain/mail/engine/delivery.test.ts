@@ -160,6 +160,22 @@ describe("delivery: when mail is claimed", () => {
     ]);
   });
 
+  it("never claims an entry whose name is not valid UTF-8 (listed with U+FFFD), and warns of it once", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.send("alice", "hello");
+    h.vol.writeFileSync(`${h.newDir("alice")}/0\ufffd\u001b[2J.json`, "{}");
+
+    h.watcher.notify(h.newDir("alice"), "0\ufffd\u001b[2J.json");
+    h.advance(pollMs);
+    expect(alice.host.injected).toHaveLength(1);
+    expect(h.files("alice", "new")).toEqual(["0\ufffd\u001b[2J.json"]);
+    expect(alice.host.notices.map((n) => n.text)).toEqual([
+      "Ignoring 0\ufffd [2J.json in this session's inbox: its name is not valid UTF-8, so it is never read as mail.",
+    ]);
+  });
+
   it("delivers by the poll alone when the engine does not watch new/", () => {
     const h = createHarness();
     const alice = h.launch("alice", { watch: false });
