@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { createFakeContext } from "./fake-pi.js";
 import { type FakeSession, useSandbox, waitFor } from "./fake-session.js";
@@ -124,14 +125,18 @@ describe("session replacement", () => {
 describe("an ask's answer across a restart", () => {
   /** alice, in a run, asks bob and gets the answer; Pi then stops mid-run and resumes the session,
    * with or without the tool result in its session file. */
-  async function answeredThenResumed(resultRecorded: boolean): Promise<{ alice: FakeSession; answer: string }> {
+  async function answeredInRun(): Promise<{ alice: FakeSession; result: AgentToolResult<unknown> }> {
     const alice = await sandbox.started(ids.alice);
     const bob = await sandbox.started(ids.bob, { name: "builder" });
     await alice.agentStart();
     const asking = alice.tool("session_mail_ask", { to: "builder", message: "What is 6 x 7?" });
     await waitFor(() => bob.mail().find((m) => m.mail.kind === "ask"), "the ask at bob");
     await bob.runDone("42");
-    const result = await asking;
+    return { alice, result: await asking };
+  }
+
+  async function answeredThenResumed(resultRecorded: boolean): Promise<{ alice: FakeSession; answer: string }> {
+    const { alice, result } = await answeredInRun();
     const answer = String((result.details as { answer?: unknown }).answer);
     const entries = alice.context.entries;
     if (resultRecorded) {
@@ -160,13 +165,7 @@ describe("an ask's answer across a restart", () => {
   }
 
   it("drops the answer from the claim journal once its tool result enters the conversation (message_end)", async () => {
-    const alice = await sandbox.started(ids.alice);
-    const bob = await sandbox.started(ids.bob, { name: "builder" });
-    await alice.agentStart();
-    const asking = alice.tool("session_mail_ask", { to: "builder", message: "What is 6 x 7?" });
-    await waitFor(() => bob.mail().find((m) => m.mail.kind === "ask"), "the ask at bob");
-    await bob.runDone("42");
-    const result = await asking;
+    const { alice, result } = await answeredInRun();
     const journal = () => JSON.parse(readFileSync(join(sandbox.root, ids.alice, "claiming.json"), "utf8")) as string[];
     expect(journal()).toHaveLength(1);
     const message = { role: "toolResult", toolCallId: "call-1", toolName: "session_mail_ask", ...result };

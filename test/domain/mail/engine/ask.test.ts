@@ -2,6 +2,21 @@ import { describe, expect, it } from "vitest";
 import { askWaitMs } from "../../../../src/domain/limits.js";
 import { addressOf, createHarness, peek, pollMs } from "./harness.js";
 
+/** bob asks alice during a run, alice answers, bob's ask ends answered: the answer's id. */
+async function answeredDuringRun() {
+  const h = createHarness();
+  const alice = h.launch("alice");
+  const bob = h.launch("bob");
+  bob.engine.runStarted();
+  const pending = bob.engine.ask("alice", "What is the port?", undefined);
+  h.hint("alice");
+  alice.completeRun("Port 8080.");
+  h.hint("bob");
+  const outcome = (await pending)._unsafeUnwrap().outcome;
+  if (outcome.kind !== "answered") throw new Error(`the ask ended ${outcome.kind}`);
+  return { h, bob, answerId: outcome.envelope.id };
+}
+
 /** bob asks alice; both running. */
 function asking() {
   const h = createHarness();
@@ -73,17 +88,7 @@ describe("ask: how the wait ends", () => {
 
   // "claims it into cur/ and injects it once", across a crash: the answer handed to a waiting ask.
   it("keeps an answer handed to the ask journaled until its result is recorded: after a crash before that, the restart shows it as mail", async () => {
-    const h = createHarness();
-    const alice = h.launch("alice");
-    const bob = h.launch("bob");
-    bob.engine.runStarted();
-    const pending = bob.engine.ask("alice", "What is the port?", undefined);
-    h.hint("alice");
-    alice.completeRun("Port 8080.");
-    h.hint("bob");
-    const outcome = (await pending)._unsafeUnwrap().outcome;
-    expect(outcome.kind).toBe("answered");
-    const answerId = outcome.kind === "answered" ? outcome.envelope.id : "";
+    const { h, answerId } = await answeredDuringRun();
     h.crash("bob");
 
     const again = h.launch("bob");
@@ -92,16 +97,7 @@ describe("ask: how the wait ends", () => {
   });
 
   it("does not show an answer again whose ask result the transcript holds", async () => {
-    const h = createHarness();
-    const alice = h.launch("alice");
-    const bob = h.launch("bob");
-    bob.engine.runStarted();
-    const pending = bob.engine.ask("alice", "What is the port?", undefined);
-    h.hint("alice");
-    alice.completeRun("Port 8080.");
-    h.hint("bob");
-    const outcome = (await pending)._unsafeUnwrap().outcome;
-    const answerId = outcome.kind === "answered" ? outcome.envelope.id : "";
+    const { h, bob, answerId } = await answeredDuringRun();
     // The tool result entered the conversation; the journal drops it lazily, so a crash finds it there.
     bob.engine.messageEntered(answerId);
     h.crash("bob");
