@@ -16,16 +16,12 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createFsMailStore } from "../src/adapters/fs/fs-mail-store.js";
-import { createConfigFile } from "../src/adapters/node/config-file.js";
 import { cryptoEntropy } from "../src/adapters/node/crypto-entropy.js";
-import { createFsWatcher } from "../src/adapters/node/fs-watcher.js";
-import { nodeFs } from "../src/adapters/node/node-fs.js";
+import { createNodeMailbox } from "../src/adapters/node/node-mailbox.js";
 import { createProcessProbe } from "../src/adapters/node/proc-probe.js";
-import { systemClock } from "../src/adapters/node/system-clock.js";
 import type { Address } from "../src/domain/mail/address.js";
 import { resolveAddress } from "../src/domain/mail/addressing.js";
-import { createMailboxEngine, type MailboxEngine } from "../src/domain/mail/engine/index.js";
+import type { MailboxEngine } from "../src/domain/mail/engine/index.js";
 import { type Envelope, encodeEnvelope, envelopeFileName } from "../src/domain/mail/envelope.js";
 import { encodeRunningRecord } from "../src/domain/mail/running-record.js";
 import type { AgentHost } from "../src/ports/agent-host.js";
@@ -64,14 +60,10 @@ export function startEngine(
   options: { watch: boolean; pollMs: number; durable?: boolean },
 ): MailboxEngine {
   let self: MailboxEngine | undefined;
-  const engine = createMailboxEngine({
-    store: createFsMailStore({ fs: nodeFs, root }),
-    probe: createProcessProbe(),
-    clock: systemClock,
-    watcher: createFsWatcher(),
-    entropy: cryptoEntropy,
+  const engine = createNodeMailbox({
     host: readingHost(() => self),
-    config: createConfigFile(join(root, "agent")),
+    agentDir: join(root, "agent"),
+    root,
     durable: options.durable ?? true,
     pollIntervalMs: options.pollMs,
     watch: options.watch,

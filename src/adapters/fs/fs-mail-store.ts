@@ -6,7 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { envelopeFileBytesMax, folderEntriesMax, tmpSweepMax } from "../../domain/limits.js";
 import type { Address } from "../../domain/mail/address.js";
-import { type Envelope, encodeEnvelope, envelopeFileName } from "../../domain/mail/envelope.js";
+import { type Envelope, encodeEnvelope, envelopeFileName, mayBeMailName } from "../../domain/mail/envelope.js";
 import type { ClaimOutcome, InboxListing, MailStore, StoreError } from "../../ports/mail-store.js";
 import { addressFolder, allBoxes, type Box, boxFolder, checkBox, ensureBox, type StoreContext } from "./fs-boxes.js";
 import { closeClaimJournal, readClaimJournal, writeClaimJournal } from "./fs-claim-journal.js";
@@ -139,10 +139,9 @@ function listNew(ctx: StoreContext, address: Address): Result<InboxListing, Stor
   return checkBox(ctx, address, ["new"])
     .andThen(() => listNames(ctx.fs, folder, folderEntriesMax))
     .map(({ names, truncated }) => {
-      const mail = (name: string) => !name.startsWith(".") && !name.includes("\ufffd");
       return {
-        names: names.filter(mail),
-        hidden: names.filter((name) => !mail(name)),
+        names: names.filter(mayBeMailName),
+        hidden: names.filter((name) => !mayBeMailName(name)),
         truncated,
       };
     });

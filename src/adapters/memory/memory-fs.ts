@@ -58,11 +58,16 @@ function lstatOrUndefined(vol: Volume, path: string): FsStats | undefined {
 // Linux fstat(2) counts the links the open file has now: 0 once its name was removed or renamed
 // over. memfs counts an unlink, but not a removal by rmSync nor a rename over the file.
 function fstatLikeLinux(vol: Volume, fd: number, openedAs: string | undefined): FsStats {
-  const stats = statsOf(vol.fstatSync(fd));
+  const raw = vol.fstatSync(fd);
+  const stats = statsOf(raw);
   if (openedAs === undefined || stats.nlink !== 1) return stats;
-  const now = lstatOrUndefined(vol, openedAs);
-  const same = now !== undefined && Number(vol.lstatSync(openedAs).ino) === Number(vol.fstatSync(fd).ino);
-  return same ? stats : { ...stats, nlink: 0 };
+  let now: { ino: number | bigint } | undefined;
+  try {
+    now = vol.lstatSync(openedAs);
+  } catch {
+    now = undefined;
+  }
+  return now !== undefined && Number(now.ino) === Number(raw.ino) ? stats : { ...stats, nlink: 0 };
 }
 
 // Linux rename(2): a directory replaces only an empty directory, a non-directory only a non-directory.

@@ -130,6 +130,12 @@ export function encodeEnvelope(envelope: Envelope): string {
   return JSON.stringify(envelope);
 }
 
+/** Whether an entry of new/ may be mail: never a dot-file, and never a name listed with U+FFFD in
+ * place of bytes that were not UTF-8 (no path made of it reaches the file). */
+export function mayBeMailName(name: string): boolean {
+  return name !== "" && !name.startsWith(".") && !name.includes("\ufffd") && !name.includes("/");
+}
+
 /** `<send time in ms, 15 digits>-<id>.json`: every implementation sorts an inbox by send time. */
 export function envelopeFileName(sentAtMs: number, id: string): string {
   return `${String(Math.max(0, Math.trunc(sentAtMs))).padStart(15, "0")}-${id}.json`;

@@ -15,15 +15,8 @@
 //            `settle-<n>`: SIGKILL as the n-th run settles, before held quiet mail is appended
 import { appendFileSync, readFileSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { createFsMailStore } from "../../../src/adapters/fs/fs-mail-store.js";
-import { createConfigFile } from "../../../src/adapters/node/config-file.js";
-import { cryptoEntropy } from "../../../src/adapters/node/crypto-entropy.js";
-import { createFsWatcher } from "../../../src/adapters/node/fs-watcher.js";
-import { nodeFs } from "../../../src/adapters/node/node-fs.js";
-import { createProcessProbe } from "../../../src/adapters/node/proc-probe.js";
-import { systemClock } from "../../../src/adapters/node/system-clock.js";
+import { createNodeMailbox } from "../../../src/adapters/node/node-mailbox.js";
 import { isAddress } from "../../../src/domain/mail/address.js";
-import { createMailboxEngine } from "../../../src/domain/mail/engine/index.js";
 import type { AgentHost, InjectedMail } from "../../../src/ports/agent-host.js";
 
 function required(name: string): string {
@@ -95,18 +88,7 @@ const host: AgentHost = {
   hasShown: (id) => transcript.has(id),
 };
 
-const engine = createMailboxEngine({
-  store: createFsMailStore({ fs: nodeFs, root }),
-  probe: createProcessProbe(),
-  clock: systemClock,
-  watcher: createFsWatcher(),
-  entropy: cryptoEntropy,
-  host,
-  config: createConfigFile(required("AGENT_DIR")),
-  durable: true,
-  pollIntervalMs: 20,
-  watch: true,
-});
+const engine = createNodeMailbox({ host, agentDir: required("AGENT_DIR"), root, pollIntervalMs: 20 });
 
 /** The model reads the queued steers at its next gap: each enters the conversation in order. */
 function enterSteered(): void {

@@ -3,9 +3,10 @@
 import { claimBatchMax, labelFieldCharsMax } from "../../limits.js";
 import { sanitizeField } from "../../text/sanitize.js";
 import type { Address } from "../address.js";
+import { mayBeMailName } from "../envelope.js";
 import type { Sender } from "../labels.js";
 import type { EngineContext } from "./context.js";
-import { accept, describe, sameNames, writeJournal } from "./inbox.js";
+import { accept, describe, writeJournal } from "./inbox.js";
 
 /** Claims everything waiting in new/ now; every claimed envelope is emitted before this returns. */
 export function scanInbox(ctx: EngineContext): void {
@@ -25,7 +26,7 @@ export function scanInbox(ctx: EngineContext): void {
  * cannot be mail, scans; mail whose hint was lost waits for the poll. */
 export function claimHinted(ctx: EngineContext, name: string | undefined): void {
   const { state } = ctx;
-  if (name === undefined || name.startsWith(".") || name.includes("\ufffd") || name.includes("/") || state.scanning) {
+  if (name === undefined || !mayBeMailName(name) || state.scanning) {
     scanInbox(ctx);
     return;
   }
@@ -107,4 +108,10 @@ function claimNames(ctx: EngineContext, address: Address, batch: readonly string
   }
   // Most batches end as they began, every name claimed and unread: then the journal is right already.
   if (!sameNames(claiming, ctx.state.unread.values())) writeJournal(ctx);
+}
+
+function sameNames(names: readonly string[], others: Iterable<string>): boolean {
+  let i = 0;
+  for (const other of others) if (names[i++] !== other) return false;
+  return i === names.length;
 }

@@ -8,12 +8,6 @@ import { frameMail, type QuotedRequest, type Sender } from "../labels.js";
 import type { EngineContext, InboundMail } from "./context.js";
 import { senderOf } from "./presence.js";
 
-export function sameNames(names: readonly string[], others: Iterable<string>): boolean {
-  let i = 0;
-  for (const other of others) if (names[i++] !== other) return false;
-  return i === names.length;
-}
-
 /** Rewrites the journal from the mail injected and not yet read. */
 export function writeJournal(ctx: EngineContext): void {
   const address = ctx.state.identity?.address;
