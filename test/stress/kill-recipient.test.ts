@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Envelope } from "../../src/domain/mail/envelope.js";
 import { bundleWorkers, type WorkerBundle } from "./harness/bundle-workers.js";
-import { killAllWorkers } from "./harness/children.js";
+import { killAllWorkers, type Worker } from "./harness/children.js";
 import { boxNames } from "./harness/mail.js";
 import {
   deliver,
@@ -30,6 +30,7 @@ import {
   has,
   idsOf,
   journal,
+  type Scene,
   newScene as sceneIn,
   startRecipient,
   transcript,
@@ -56,21 +57,27 @@ afterAll(async () => {
 
 const newScene = () => sceneIn(scratch, bundle!.scripts.recipient);
 
+/** Two requests the recipient reads, then the third, on which it dies (its DIE_AT). */
+async function twoThenDoomed(scene: Scene, first: Worker): Promise<{ sent: Envelope[]; doomed: Envelope }> {
+  const sent: Envelope[] = [];
+  for (let n = 1; n <= 2; n++) {
+    const mail = deliver(scene, "request");
+    sent.push(mail);
+    await first.waitFor(`mail ${n} entered`, has(`entered ${mail.id}`), waitMs);
+  }
+  const doomed = deliver(scene, "request");
+  sent.push(doomed);
+  await expectKilled(first);
+  return { sent, doomed };
+}
+
 describe("a recipient killed between claim and read, restarted under the same address", () => {
   it(
     "mail claimed but never injected (killed inside the injection) is shown once by the restarted session",
     async () => {
       const scene = newScene();
       const first = await startRecipient(scene, { DIE_AT: "inject-3" });
-      const sent: Envelope[] = [];
-      for (let n = 1; n <= 2; n++) {
-        const mail = deliver(scene, "request");
-        sent.push(mail);
-        await first.waitFor(`mail ${n} entered`, has(`entered ${mail.id}`), waitMs);
-      }
-      const doomed = deliver(scene, "request");
-      sent.push(doomed);
-      await expectKilled(first);
+      const { sent, doomed } = await twoThenDoomed(scene, first);
       // Claimed (in cur/), listed in the journal, never injected nor shown.
       expect(boxNames(scene.root, scene.recipient, "cur").some((name) => name.includes(doomed.id))).toBe(true);
       expect(journal(scene)?.some((name) => name.includes(doomed.id))).toBe(true);
@@ -96,15 +103,7 @@ describe("a recipient killed between claim and read, restarted under the same ad
     async () => {
       const scene = newScene();
       const first = await startRecipient(scene, { DIE_AT: "enter-3" });
-      const sent: Envelope[] = [];
-      for (let n = 1; n <= 2; n++) {
-        const mail = deliver(scene, "request");
-        sent.push(mail);
-        await first.waitFor(`mail ${n} entered`, has(`entered ${mail.id}`), waitMs);
-      }
-      const doomed = deliver(scene, "request");
-      sent.push(doomed);
-      await expectKilled(first);
+      const { sent, doomed } = await twoThenDoomed(scene, first);
       expect(idsOf(first, "injected")).toContain(doomed.id);
       expect(transcript(scene)).not.toContain(doomed.id);
       expect(journal(scene)?.some((name) => name.includes(doomed.id))).toBe(true);
