@@ -196,18 +196,30 @@ describe("session-mail between real Pi RPC sessions: requests, asks, steering, r
       answer: reply.envelope.id,
     });
     expect(readRunningRecord(sandbox, cat.id)).toMatchObject({ waitingOn: "", state: "idle" });
+    // Bee writes the answer inside Pi's agent_settled handlers and Pi prints the record only after
+    // them, so cat can finish first: wait for it, or it lands in the next test's slice of bee.
+    const beeSettled = await b.waitFor((r) => r.type === "agent_settled", runTimeoutMs, {
+      since: sinceB,
+      what: "bee's run answering the ask settling",
+    });
+    expect(beeSettled.aborted).toBe(false);
+    expect(count(b.events.slice(sinceB), "agent_start")).toBe(1);
   });
 
   it("mail reaching a busy session is steered in at the end of its tool call, within the same run", async () => {
     const sinceB = b.mark();
     const prompt = await b.request({ type: "prompt", message: 'CALL_TOOL slow_tool {"ms":2000}' });
     expect(prompt.success).toBe(true);
-    await b.waitFor((r) => r.type === "tool_execution_start", runTimeoutMs, { since: sinceB, what: "slow_tool start" });
+    const started = await b.waitFor((r) => r.type === "tool_execution_start", runTimeoutMs, {
+      since: sinceB,
+      what: "slow_tool start",
+    });
     expect(readRunningRecord(sandbox, bee.id)?.state).toBe("busy");
 
     const id = await mailboxRequest(a, "bee", "steered in", bee.id);
+    // The settle of the run that runs the tool; a stray earlier one still fails the count below.
     const settled = await b.waitFor((r) => r.type === "agent_settled", runTimeoutMs, {
-      since: sinceB,
+      since: b.events.indexOf(started, sinceB),
       what: "bee's run settling",
     });
     expect(settled.aborted).toBe(false);
@@ -271,6 +283,12 @@ describe("session-mail between real Pi RPC sessions: requests, asks, steering, r
     expect(reply.envelope).toMatchObject({ from: bee.id, status: "done", body: "echo: hello bumble" });
     const mail = mailMessages(b.events.slice(sinceB)).find((m) => m.mailId === id);
     expect(mail?.content).toContain("\nhello bumble\n");
+    // The reply is written before Pi prints bee's agent_settled: leave bee settled for what follows.
+    const settled = await b.waitFor((r) => r.type === "agent_settled", runTimeoutMs, {
+      since: sinceB,
+      what: "bumble's run settling",
+    });
+    expect(settled.aborted).toBe(false);
     // Ant's label on the reply names the sender by its new name.
     const shown = await a.waitFor((r) => mailMessages([r]).some((m) => m.mailId === reply.envelope.id), runTimeoutMs, {
       since: sinceA,
