@@ -16,20 +16,48 @@ export const runningRecordBytesMax = 16 * 1024;
 export const configFileBytesMax = 64 * 1024;
 /** Entries read from one folder listing (new/, running/, the mail root). */
 export const folderEntriesMax = 20_000;
-/** Envelopes claimed in one scan; a fuller inbox is drained by the next scans. */
-export const claimBatchMax = 1_000;
+/** Entries of sent/ read by one lookup of a reply's requests. Names are streamed and only
+ * candidates kept, so this bounds time (about 0.4 s at the bound here), never memory. */
+export const sentEntriesReadMax = 50 * folderEntriesMax;
+/** Files read per id asked, by name candidates for its sent copy; the id inside decides, so a few
+ * decoys cost a few reads and more than this many can hide the copy. */
+export const sentCandidatesPerIdMax = 8;
+/** Entries read by one listing of new/ in all, mail or not: a folder of dot-files cannot make it endless. */
+export const folderEntriesReadMax = 5 * folderEntriesMax;
+/** Entries of new/ that are never mail (dot-files, names that are not UTF-8) named by one listing;
+ * the rest are only counted, and told in one summary notice. */
+export const hiddenNamesMax = 3;
+/** Envelopes claimed in one turn of the event loop: a big inbox drains a slice per turn, so the
+ * host answers between slices (about 100 µs a claim here: a slice stays well under 50 ms). */
+export const claimSliceMax = 200;
+/** Names this session moved out of new/ remembered so their late watcher hints claim nothing
+ * (a forgotten one costs one lstat). */
+export const claimedNamesMax = 10 * claimSliceMax;
 /** Running records considered by one listing or lookup. */
 export const runningRecordsMax = 2_000;
 /** Longest address (session id) accepted. */
 export const addressCharsMax = 128;
 /** Shortest id prefix that addresses a running session. */
 export const idPrefixCharsMin = 8;
+/** A notice is cut to this many characters (after its controls became spaces). */
+export const noticeCharsMax = 2_000;
 /** A name, cwd or id is cut to this many characters in a label. */
 export const labelFieldCharsMax = 512;
 /** How long session_mail_ask waits for the answer. */
 export const askWaitMs = 10 * 60 * 1000;
+/** A session rewrites its running record this often, so that its `updated` shows it still runs
+ * to a reader in another pid namespace, who cannot check its pid. */
+export const recordRefreshIntervalMs = 60 * 1000;
+/** A record from another pid namespace counts as running while `updated` is at most this old:
+ * ten refreshes, so a busy event loop or a short suspend does not make a live session look gone. */
+export const recordFreshMs = 10 * recordRefreshIntervalMs;
 /** The poll that backs the folder watcher (watch events are hints, the poll does the work). */
 export const pollIntervalMs = 250;
+/** How often a guest (the same session open in a second process) tries to take the inbox over,
+ * and an owner checks it still holds it. */
+export const ownerCheckMs = 5_000;
+/** How often a start whose open failed (a read-only root, a full disk) is tried again. */
+export const startRetryMs = 5_000;
 /** A file in tmp/ older than this is a crashed writer's leftover and is removed. */
 export const tmpLeftoverAgeMs = 60 * 60 * 1000;
 /** Leftovers removed from tmp/ per sweep. */
@@ -46,5 +74,18 @@ export const rememberedIdsMax = 10_000;
 export const pruneFoldersMax = 20_000;
 /** A held request waits for a completed run; a session holds at most this many. */
 export const heldRequestsMax = 1_000;
-/** Injected mail not yet read, tracked per session. */
+/** Answers a settle could not write (a full disk), kept to be tried again. */
+export const owedRepliesMax = 1_000;
+/** Mail claimed and not yet read, per session: a scan claims no more while this many wait to be
+ * read, so the claim journal stays bounded and the rest waits in new/. */
 export const pendingMailMax = 10_000;
+/** The claim journal names at most the mail claimed and not yet read. */
+export const journalNamesMax = pendingMailMax;
+/** A journal's bytes at most: each name is at most 255 bytes (NAME_MAX), 6 bytes each once JSON
+ * escapes a control character, plus quotes and a comma. */
+export const journalBytesMax = journalNamesMax * (255 * 6 + 3) + 2;
+/** Links followed on the way to the mail root, each judged; past it the path is refused (ELOOP),
+ * as Linux refuses past 40 (MAXSYMLINKS). */
+export const rootPathLinksMax = 40;
+/** Path segments judged on the way to the mail root, links' targets included: one bound for the walk. */
+export const rootPathSegmentsMax = 4096;

@@ -3,7 +3,7 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { displayName } from "../domain/mail/addressing.js";
 import type { MailboxEngine } from "../domain/mail/engine/index.js";
 import { describePruned } from "../domain/mail/prune-rules.js";
-import { describeSendError, describeStoreError } from "./texts.js";
+import { describeSendError, describeSent, describeStoreError } from "./texts.js";
 
 type EngineRef = () => MailboxEngine | undefined;
 
@@ -68,7 +68,9 @@ export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): voi
         case "send": {
           const sent = current.request(command.to, command.text, "command");
           if (sent.isErr()) ctx.ui.notify(describeSendError(sent.error), "error");
-          else ctx.ui.notify(`Sent ${sent.value.envelope.id} to ${sent.value.envelope.to}`, "info");
+          else if (sent.value.unsynced === undefined) {
+            ctx.ui.notify(`Sent ${sent.value.envelope.id} to ${sent.value.envelope.to}`, "info");
+          } else ctx.ui.notify(describeSent(sent.value, sent.value.envelope.to), "warning");
           return;
         }
         case "usage":

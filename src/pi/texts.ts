@@ -4,6 +4,7 @@ import { injectBodyBytesMax, labelFieldCharsMax } from "../domain/limits.js";
 import { describeAddressError, displayName } from "../domain/mail/addressing.js";
 import type { AskOutcome, ListedSession, ReplyError, SendError, Sent } from "../domain/mail/engine/index.js";
 import { describeHopRefusal } from "../domain/mail/hop-rules.js";
+import { describePathSafety } from "../domain/mail/path-safety.js";
 import { sanitizeField } from "../domain/text/sanitize.js";
 import { cutUtf8 } from "../domain/text/utf8.js";
 import type { StoreError } from "../ports/mail-store.js";
@@ -11,7 +12,20 @@ import type { StoreError } from "../ports/mail-store.js";
 const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
 
 export function describeStoreError(error: StoreError): string {
-  return error.kind === "io" ? `${error.op} ${error.path} failed: ${error.code}` : `${error.path} is not a real folder`;
+  switch (error.kind) {
+    case "io":
+      return `${error.op} ${field(error.path)} failed: ${error.code}`;
+    case "not-a-folder":
+      return `${field(error.path)} is not a real folder`;
+    case "foreign-owner":
+    case "open-ancestor":
+    case "root-replaced":
+      return describePathSafety(error);
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
 }
 
 export function describeSendError(error: SendError): string {
@@ -30,10 +44,14 @@ export function describeSendError(error: SendError): string {
       return describeHopRefusal(error);
     case "not-running":
       return `Refused: ${error.to} is not running, so nobody would answer. Use session_mail_send to leave it a message.`;
+    case "target-stopped":
+      return `Refused: ${error.to} is stopped (suspended with Ctrl-Z), so it cannot answer now. Running fg in its terminal resumes it; or use session_mail_send to leave it a message, read once it resumes.`;
     case "ask-waiting":
       return `Refused: this session already waits on an answer from ${error.on}; one ask at a time.`;
     case "deadlock":
       return `Refused: ${error.to} is itself waiting on an answer from this session; asking back would deadlock. Answer it first.`;
+    case "not-owner":
+      return "Refused: this session is open in another process too, which reads its mail; the answer would reach that one. Ask from there, or use session_mail_send.";
     case "store":
       return `Refused: nothing was sent (${describeStoreError(error.error)}).`;
     default: {
@@ -73,7 +91,12 @@ export function describeSent(sent: Sent, to: string): string {
   const where = sent.recipientRunning
     ? "It is delivered now."
     : "That session is not running: the message waits in its inbox until it starts again.";
-  return `Sent ${envelope.kind} ${envelope.id} to ${field(to)} (${envelope.to}). ${where}`;
+  // In the inbox although the folder fsync failed: sending it again would deliver it twice.
+  const durable =
+    sent.unsynced === undefined
+      ? ""
+      : ` It is in the inbox but not yet durable (${describeStoreError(sent.unsynced)}): a power cut could still lose it. Do not send it again.`;
+  return `Sent ${envelope.kind} ${envelope.id} to ${field(to)} (${envelope.to}). ${where}${durable}`;
 }
 
 export function describeAskOutcome(outcome: AskOutcome, to: string): string {
@@ -98,14 +121,23 @@ export function describeAskOutcome(outcome: AskOutcome, to: string): string {
   }
 }
 
+/** What cannot be checked about a listed session's process, if anything. */
+function doubt(s: ListedSession): string {
+  if (s.elsewhere)
+    return " (runs in another pid namespace, a sandbox or container: its process cannot be checked from here)";
+  return s.liveness === "unknown" ? " (cannot tell whether it still runs)" : "";
+}
+
 export function describeSessions(sessions: readonly ListedSession[]): string {
   if (sessions.length === 0) return "No session is running.";
   return sessions
     .map((s) => {
+      const state = s.stopped
+        ? `stopped (suspended with Ctrl-Z; fg in its terminal resumes it), was ${s.state}`
+        : s.state;
       const waiting = s.waitingOn !== "" ? `, waiting on ${field(s.waitingOn)}` : "";
       const self = s.self ? " (this session)" : "";
-      const unsure = s.liveness === "unknown" ? " (cannot tell whether it still runs)" : "";
-      return `- ${field(displayName(s))} ${s.address}${self}: ${s.state}${waiting}, working in ${field(s.cwd)}${unsure}`;
+      return `- ${field(displayName(s))} ${s.address}${self}: ${state}${waiting}, working in ${field(s.cwd)}${doubt(s)}`;
     })
     .join("\n");
 }

@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { expect } from "vitest";
+import { hiddenNamesMax } from "../../src/domain/limits.js";
 import { type Batch, type Entry, interleave, materialize, placeEntry } from "./hostile-entries.js";
 import {
   type JunkRecord,
@@ -94,6 +95,9 @@ function plantLeftovers(world: World): void {
   fs.lutimesSync(oldLink, 946_684_800, 946_684_800);
 }
 
+/** The one notice that sums up the entries of new/ never read as mail past those it names. */
+const summaryOfHidden = /^Ignoring \d+ more entries in this session's inbox that are never read as mail/;
+
 /** Writes `entries` into `dir` and returns what each one is, read before any session can touch it. */
 export function place(dir: string, entries: readonly Entry[]): Map<string, string> {
   const fifos: string[] = [];
@@ -120,7 +124,13 @@ export function expectBatch(
   expect(new Set(ids).size, "no mail injected twice").toBe(ids.length);
   for (const i of host.injected)
     expect(i.mail.content.includes(neverMarker), "a file never to be read was shown").toBe(false);
+  const hiddenNamed = host.notices.filter((n) =>
+    batch.entries.some((e) => e.outcome === "hidden" && n.text.includes(e.token)),
+  );
+  expect(hiddenNamed.length, "entries never read as mail are named up to a bound").toBeLessThanOrEqual(hiddenNamesMax);
   for (const n of host.notices) {
+    // The rest of them are told in one summary, which names none.
+    if (summaryOfHidden.test(n.text)) continue;
     const about = batch.entries.filter((e) => n.text.includes(e.token));
     expect(about.length, `every notice is about one entry: ${JSON.stringify(n.text)}`).toBe(1);
     expect(n.text.includes(neverMarker)).toBe(false);
@@ -135,7 +145,13 @@ function expectEntry(world: World, host: RecordingHost, e: Entry, before: string
   expect(describeEntry(here), `${what} is where it belongs, unchanged`).toBe(before);
   expect(describeEntry(away), `${what} is in one place only`).toBe("absent");
   const notices = host.notices.filter((n) => n.text.includes(e.token));
-  expect(notices.length, `${what}: warnings`).toBe(e.outcome === "deliver" ? 0 : 1);
+  if (e.outcome === "hidden" && notices.length === 0) {
+    // Past the bound of hidden entries named, one summary stands for it.
+    expect(
+      host.notices.filter((n) => summaryOfHidden.test(n.text)),
+      `${what}: summed up`,
+    ).toHaveLength(1);
+  } else expect(notices.length, `${what}: warnings`).toBe(e.outcome === "deliver" ? 0 : 1);
   const shown = host.injected.filter((i) => i.mail.details.path === inCur);
   expect(shown.length, `${what}: injections`).toBe(e.outcome === "deliver" ? 1 : 0);
   const [first] = shown;

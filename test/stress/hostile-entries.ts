@@ -3,6 +3,7 @@
 // writes one to disk.
 import * as fs from "node:fs";
 import { join, relative } from "node:path";
+import { decodeEnvelope } from "../../src/domain/mail/envelope.js";
 import { expectedSender, peerAddress } from "./hostile-peers.js";
 import {
   breakers,
@@ -228,10 +229,9 @@ function validEntry(world: World, { spec, suffix, ext }: Named<ValidSpec>, n: nu
     ? [...spec.replyTo, ...Array.from({ length: 50 - spec.replyTo.length }, () => ({ t: "none" as const, id: "" }))]
     : spec.replyTo;
   const kind = shownKind(spec, replyIds.length);
-  const ids = replyIds.map((r, j) => replyIdText(r, `#r${n}_${j}`));
-  if (kind === "reply") {
-    for (const [j, r] of replyIds.entries()) plantCopy(world, batch, r, ids[j] ?? "", n, j);
-  }
+  // The tag keeps plain ids in the envelope id alphabet, so their copies decode.
+  const ids = replyIds.map((r, j) => replyIdText(r, `-r${n}_${j}`));
+  const quotes = kind === "reply" ? replyIds.map((r, j) => plantCopy(world, batch, r, ids[j] ?? "", n, j)) : [];
   const filler = spec.size === "cut" ? "z".repeat(33 * 1024) : "";
   const textWith = (body: string) =>
     envelopeText(
@@ -269,7 +269,7 @@ function validEntry(world: World, { spec, suffix, ext }: Named<ValidSpec>, n: nu
       status: kind === "reply" ? shownStatus(spec.status) : undefined,
       body,
       cut: Buffer.byteLength(body) > 32 * 1024,
-      quotes: kind === "reply" ? replyIds.map((r) => r.t === "copy" || r.t === "hostile-copy") : [],
+      quotes,
       sender: expectedSender(spec.peer),
       token,
       triggerTurn: kind !== "reply",
@@ -296,14 +296,17 @@ function replyIdText(r: ReplyId, tag: string): string {
   }
 }
 
-function plantCopy(world: World, batch: Batch, r: ReplyId, id: string, n: number, j: number): void {
+/** Plants the sent copy a reply names; true when the reply must quote it. A copy is found by the id
+ * inside it, so it holds the id it is named for, and a hostile id counts only if envelopes accept it. */
+function plantCopy(world: World, batch: Batch, r: ReplyId, id: string, n: number, j: number): boolean {
   const name = `${stamp}${id}.json`;
   const body = r.t === "copy" && r.long ? "q".repeat(3000) : `Asked ${n}/${j}.`;
-  const copy = envelopeJson({ id: `c${n}-${j}`, from: world.self, to: running, kind: "request", body });
-  if (r.t === "copy" || r.t === "hostile-copy")
-    batch.sent.push({ name: fileNamePart(name, 250), content: { t: "file", bytes: copy } });
+  const copy = envelopeJson({ id, from: world.self, to: running, kind: "request", body });
   if (r.t === "link-copy") batch.sent.push({ name, content: { t: "link", target: join(world.trap, "envelope.json") } });
   if (r.t === "fifo-copy") batch.sent.push({ name, content: { t: "fifo" } });
+  if (r.t !== "copy" && r.t !== "hostile-copy") return false;
+  batch.sent.push({ name: fileNamePart(name, 250), content: { t: "file", bytes: copy } });
+  return decodeEnvelope(copy).isOk();
 }
 
 // Decoys first: JSON.parse keeps the last of duplicate keys, so the real fields win; a reader that

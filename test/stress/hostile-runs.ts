@@ -7,6 +7,7 @@ import { expect } from "vitest";
 import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
 import { createNodeMailbox } from "../../src/adapters/node/node-mailbox.js";
+import { currentUid } from "../../src/adapters/node/process-user.js";
 import { pollIntervalMs } from "../../src/domain/limits.js";
 import type { Envelope } from "../../src/domain/mail/envelope.js";
 import { expectBatch, place, prepare, type RunPlan } from "./hostile-batch.js";
@@ -35,7 +36,7 @@ export function replay(): { seed?: number; path?: string } {
 
 /** A running peer publishes like the real writer: tmp/, then rename into new/. */
 export function deliverFromPeer(w: World, id: string): void {
-  const store = createFsMailStore({ fs: nodeFs, root: w.root });
+  const store = createFsMailStore({ fs: nodeFs, root: w.root, uid: currentUid() });
   const ts = new Date().toISOString();
   const envelope: Envelope = {
     id,

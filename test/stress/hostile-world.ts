@@ -14,6 +14,7 @@ import { createConfigFile } from "../../src/adapters/node/config-file.js";
 import { cryptoEntropy } from "../../src/adapters/node/crypto-entropy.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
 import { createProcessProbe } from "../../src/adapters/node/proc-probe.js";
+import { currentUid } from "../../src/adapters/node/process-user.js";
 import { pollIntervalMs } from "../../src/domain/limits.js";
 import type { Address } from "../../src/domain/mail/address.js";
 import { createMailboxEngine, type MailboxEngine } from "../../src/domain/mail/engine/index.js";
@@ -226,7 +227,7 @@ export function startVirtualSession(world: World, host = createRecordingHost()):
   const clock = createVirtualClock(Date.now());
   const watcher = createManualWatcher();
   const engine = createMailboxEngine({
-    store: createFsMailStore({ fs: nodeFs, root: world.root }),
+    store: createFsMailStore({ fs: nodeFs, root: world.root, uid: currentUid() }),
     probe: createProcessProbe(),
     clock,
     watcher,

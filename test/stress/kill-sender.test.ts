@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
+import { currentUid } from "../../src/adapters/node/process-user.js";
 import { tmpLeftoverAgeMs } from "../../src/domain/limits.js";
 import type { Address } from "../../src/domain/mail/address.js";
 import { decodeEnvelope } from "../../src/domain/mail/envelope.js";
@@ -41,7 +42,7 @@ beforeAll(async () => {
   bundle = await bundleWorkers(["sender"]);
   scratch = mkdtempSync(join(tmpdir(), "stress-kill-sender-"));
   root = join(scratch, "mail");
-  store = createFsMailStore({ fs: nodeFs, root });
+  store = createFsMailStore({ fs: nodeFs, root, uid: currentUid() });
   // Sessions create the root at start; a sender never does.
   store.openRoot()._unsafeUnwrap();
 });

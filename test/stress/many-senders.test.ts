@@ -12,6 +12,7 @@ import { cryptoEntropy } from "../../src/adapters/node/crypto-entropy.js";
 import { createFsWatcher } from "../../src/adapters/node/fs-watcher.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
 import { createProcessProbe } from "../../src/adapters/node/proc-probe.js";
+import { currentUid } from "../../src/adapters/node/process-user.js";
 import { systemClock } from "../../src/adapters/node/system-clock.js";
 import type { Address } from "../../src/domain/mail/address.js";
 import { createMailboxEngine, type MailboxEngine } from "../../src/domain/mail/engine/index.js";
@@ -56,7 +57,7 @@ interface Owner {
 /** The owner's engine, on a store that records every claim, serving a host that enters each
  * injected mail on the next turn of the event loop (as Pi does between model calls). */
 function startOwner(root: string, address: Address, agentDir: string): Owner {
-  const store = createFsMailStore({ fs: nodeFs, root });
+  const store = createFsMailStore({ fs: nodeFs, root, uid: currentUid() });
   const seen: Omit<Owner, "engine"> = { claims: [], injected: [], notices: [], batches: 0, firstClaimAtMs: undefined };
   let lastListing = -1;
   const recording: MailStore = {

@@ -11,6 +11,7 @@ import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
 import { createNodeMailbox } from "../../src/adapters/node/node-mailbox.js";
 import { createProcessProbe } from "../../src/adapters/node/proc-probe.js";
+import { currentUid } from "../../src/adapters/node/process-user.js";
 import type { Address } from "../../src/domain/mail/address.js";
 import type { MailboxEngine } from "../../src/domain/mail/engine/index.js";
 import { encodeRunningRecord } from "../../src/domain/mail/running-record.js";
@@ -31,7 +32,7 @@ const self = newAddress();
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), "stress-pid-reuse-"));
   root = join(scratch, "mail");
-  store = createFsMailStore({ fs: nodeFs, root });
+  store = createFsMailStore({ fs: nodeFs, root, uid: currentUid() });
   engine = createNodeMailbox({
     host: { inject: () => {}, notify: () => {}, setStatus: () => {}, hasShown: () => false },
     agentDir: join(scratch, "agent"),

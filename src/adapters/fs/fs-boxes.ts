@@ -5,6 +5,7 @@ import type { StoreError } from "../../ports/mail-store.js";
 import { notAFolder } from "./fs-errors.js";
 import { checkFolder, ensureFolder } from "./fs-files.js";
 import type { FsLike, FsStats } from "./fs-like.js";
+import { ownFolder } from "./fs-path-safety.js";
 
 export type Box = "tmp" | "new" | "cur" | "sent";
 export const allBoxes: readonly Box[] = ["tmp", "new", "cur", "sent"];
@@ -15,6 +16,10 @@ export interface StoreContext {
   fs: FsLike;
   /** The mail root without a trailing slash. */
   root: string;
+  /** This user: the owner every folder in the mail root must have. */
+  uid: number;
+  /** The root as openRoot found it: a root with another identity since was swapped. */
+  rootIdentity: { dev: number; ino: number } | undefined;
   /** fsync new/ after publishing durable mail. */
   syncDirs: boolean;
   /** Claim journals kept open by address (fd), until the session releases its box. */
@@ -52,11 +57,22 @@ function walkBox(
   const folder = addressFolder(ctx, address);
   // running/ holds the records; mail addressed to "running" must not turn it into a mailbox.
   if (address === runningFolderName) return err(notAFolder(folder));
-  const top = visit(ctx.fs, folder);
+  const top = visit(ctx.fs, folder).andThen((stats) => ownFolder(folder, stats, ctx.uid));
   if (top.isErr()) return top;
   for (const box of boxes) {
-    const inner = visit(ctx.fs, `${folder}/${box}`);
+    const path = `${folder}/${box}`;
+    const inner = visit(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
     if (inner.isErr()) return inner;
   }
   return ok(top.value);
+}
+
+/** checkFolder, and the folder is this user's. */
+export function checkOwnFolder(ctx: StoreContext, path: string): Result<FsStats, StoreError> {
+  return checkFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+}
+
+/** ensureFolder, and the folder is this user's. */
+export function ensureOwnFolder(ctx: StoreContext, path: string): Result<FsStats, StoreError> {
+  return ensureFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
 }

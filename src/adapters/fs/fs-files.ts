@@ -60,21 +60,54 @@ export function listEntries(
   });
 }
 
-/** A folder's entry names sorted, at most `entriesMax`: no entry objects, for the big folders. */
-export function listNames(
-  fs: FsLike,
-  path: string,
-  entriesMax: number,
-): Result<{ names: string[]; truncated: boolean }, StoreError> {
-  return attempt("readdir", path, () => fs.readdirSync(path)).map((all) => {
-    all.sort();
-    return { names: all.slice(0, entriesMax), truncated: all.length > entriesMax };
-  });
+/** What a bounded listing of new/ found. */
+export interface NameListing {
+  /** Names that may be mail, sorted, at most `namesMax`. */
+  names: string[];
+  /** The first `hiddenMax` entries that are never mail (dot-files, names that are not UTF-8). */
+  hidden: string[];
+  /** Every such entry seen, kept or not. */
+  hiddenCount: number;
+  /** More entries remain than were read. */
+  truncated: boolean;
 }
 
-function judge(stats: FsStats, bytesMax: number): SetAsideReason | undefined {
+/** Reads a folder entry by entry and stops at its bounds: at `namesMax` names that may be mail, or
+ * after `entriesMax` entries in all. Entries that are never mail are counted apart, so a folder
+ * full of dot-files cannot fill the bound that real mail needs. Sorted only among what was read:
+ * past the bound, the directory's own order decides what comes first. */
+export function listMailNames(
+  fs: FsLike,
+  path: string,
+  isMail: (name: string) => boolean,
+  bounds: { namesMax: number; hiddenMax: number; entriesMax: number },
+): Result<NameListing, StoreError> {
+  const opened = attempt("opendir", path, () => fs.opendirSync(path));
+  if (opened.isErr()) return err(opened.error);
+  const dir = opened.value;
+  const listing: NameListing = { names: [], hidden: [], hiddenCount: 0, truncated: false };
+  const read = attempt("readdir", path, () => {
+    for (let seen = 0; ; seen++) {
+      const entry = dir.readSync();
+      if (entry === null) return;
+      if (seen >= bounds.entriesMax || listing.names.length >= bounds.namesMax) {
+        listing.truncated = true;
+        return;
+      }
+      if (isMail(entry.name)) listing.names.push(entry.name);
+      else if (listing.hiddenCount++ < bounds.hiddenMax) listing.hidden.push(entry.name);
+    }
+  });
+  attempt("closedir", path, () => dir.closeSync());
+  if (read.isErr()) return err(read.error);
+  listing.names.sort();
+  return ok(listing);
+}
+
+function judge(stats: FsStats, bytesMax: number, ownerUid: number | undefined): SetAsideReason | undefined {
   if (stats.isSymbolicLink()) return "symlink";
   if (!stats.isFile()) return "not-a-file";
+  if (ownerUid !== undefined && stats.uid !== ownerUid) return "foreign-owner";
   if (stats.size > bytesMax) return "too-big";
   return undefined;
 }
@@ -83,6 +116,21 @@ function judge(stats: FsStats, bytesMax: number): SetAsideReason | undefined {
  * file is reported, not read: the open never follows a link (O_NOFOLLOW) nor waits for a FIFO's
  * writer (O_NONBLOCK), and the fstat of the open file decides, so nothing can be swapped in between. */
 export function readEntry(fs: FsLike, path: string, bytesMax: number): Result<ReadOutcome, StoreError> {
+  return readEntryOf(fs, path, bytesMax, undefined);
+}
+
+/** readEntry, and the file must be this user's (`uid`): one another user owns is set aside unread
+ * ("foreign-owner"), since that user could have written anything in it. The fstat decides, as ever. */
+export function readOwnEntry(fs: FsLike, path: string, bytesMax: number, uid: number): Result<ReadOutcome, StoreError> {
+  return readEntryOf(fs, path, bytesMax, uid);
+}
+
+function readEntryOf(
+  fs: FsLike,
+  path: string,
+  bytesMax: number,
+  ownerUid: number | undefined,
+): Result<ReadOutcome, StoreError> {
   const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
   const opened = attempt("open", path, () => fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
   if (failedWith(opened, "ENOENT")) return ok({ kind: "gone" });
@@ -92,15 +140,25 @@ export function readEntry(fs: FsLike, path: string, bytesMax: number): Result<Re
   if (failedWith(opened, "ENXIO") || failedWith(opened, "EOPNOTSUPP")) {
     return ok({ kind: "set-aside", reason: "not-a-file" });
   }
+  // Another user's file this user may not read (0600): theirs, whatever it holds. Judged only once
+  // the open failed, so a readable file still costs no lstat.
+  if (ownerUid !== undefined && failedWith(opened, "EACCES") && isForeign(fs, path, ownerUid)) {
+    return ok({ kind: "set-aside", reason: "foreign-owner" });
+  }
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
   const outcome = attempt("fstat", path, () => fs.fstatSync(fd)).andThen((stats) => {
-    const late = judge(stats, bytesMax);
+    const late = judge(stats, bytesMax, ownerUid);
     if (late !== undefined) return ok<ReadOutcome, StoreError>({ kind: "set-aside", reason: late });
     return readAll(fs, fd, path, stats.size, bytesMax);
   });
   const closed = attempt("close", path, () => fs.closeSync(fd));
   return outcome.andThen((found) => closed.map(() => found));
+}
+
+function isForeign(fs: FsLike, path: string, uid: number): boolean {
+  const seen = attempt("lstat", path, () => fs.lstatSync(path));
+  return seen.isOk() && seen.value.uid !== uid;
 }
 
 // Sized from fstat, grown once to the bound if the file grew meanwhile; one byte past the bound tells "too big".
@@ -172,7 +230,7 @@ export function syncFolder(fs: FsLike, path: string): Result<void, StoreError> {
 export interface AtomicWrite {
   tmpPath: string;
   finalPath: string;
-  text: string;
+  text: string | Uint8Array;
   /** fsync the file before the rename (and `syncFolder` after it). */
   durable: boolean;
   /** The folder of `finalPath`, fsynced after the rename when durable; undefined: skip. */
@@ -191,14 +249,22 @@ function createExclusive(fs: FsLike, path: string, replaceLeftover: boolean): Re
   return open();
 }
 
+/** What an atomic write did once the file was in place. */
+export interface Published {
+  /** The folder fsync after the rename failed: the file is in place, but not yet durable. */
+  unsynced: StoreError | undefined;
+}
+
 /** Exclusive create of the temp file, write, optional fsync, close, rename into place. Readers of
- * the final name never see a partial file; on any failure after the create the temp file is removed.
- * A failed folder fsync is reported although the file is already in place (it is not yet durable). */
-export function writeAtomic(fs: FsLike, w: AtomicWrite): Result<void, StoreError> {
+ * the final name never see a partial file; on any failure before the rename the temp file is
+ * removed and nothing was published. A folder fsync that fails after the rename is no failure to
+ * publish (the file is in place, and a retry would publish it twice): it comes back as `unsynced`. */
+export function writeAtomic(fs: FsLike, w: AtomicWrite): Result<Published, StoreError> {
   const created = createExclusive(fs, w.tmpPath, w.replaceLeftover);
   if (created.isErr()) return err(created.error);
   const fd = created.value;
-  const written = writeAll(fs, fd, w.tmpPath, encodeUtf8(w.text)).andThen(() =>
+  const bytes = typeof w.text === "string" ? encodeUtf8(w.text) : w.text;
+  const written = writeAll(fs, fd, w.tmpPath, bytes).andThen(() =>
     w.durable ? attempt("fsync", w.tmpPath, () => fs.fsyncSync(fd)) : ok(undefined),
   );
   const closed = attempt("close", w.tmpPath, () => fs.closeSync(fd));
@@ -207,7 +273,8 @@ export function writeAtomic(fs: FsLike, w: AtomicWrite): Result<void, StoreError
     .andThen(() => attempt("rename", w.finalPath, () => fs.renameSync(w.tmpPath, w.finalPath)));
   if (published.isErr()) {
     removeQuietly(fs, w.tmpPath);
-    return published;
+    return err(published.error);
   }
-  return w.durable && w.syncFolder !== undefined ? syncFolder(fs, w.syncFolder) : ok(undefined);
+  const synced = w.durable && w.syncFolder !== undefined ? syncFolder(fs, w.syncFolder) : ok(undefined);
+  return ok({ unsynced: synced.isErr() ? synced.error : undefined });
 }

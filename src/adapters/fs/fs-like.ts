@@ -8,6 +8,11 @@ export interface FsStats {
   readonly mtimeMs: number;
   /** Hard links to the inode: a journal with more than one is not ours to write in place. */
   readonly nlink: number;
+  /** Device and inode: the identity of a file or folder, to tell one kept open from the one at a path now. */
+  readonly dev: number;
+  readonly ino: number;
+  /** The owner: mail folders must be this user's, and the folders above the root this user's or root's. */
+  readonly uid: number;
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
@@ -19,6 +24,13 @@ export interface FsDirent {
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
+}
+
+/** An open folder read one entry at a time, so a listing can stop at its bound. */
+export interface FsDir {
+  /** The next entry, or null at the end. */
+  readSync(): FsDirent | null;
+  closeSync(): void;
 }
 
 /** The open(2) flags the stores use; the numeric values are the platform's. */
@@ -45,10 +57,16 @@ export interface FsLike {
   lstatSync(path: string): FsStats;
   renameSync(oldPath: string, newPath: string): void;
   unlinkSync(path: string): void;
+  /** A second name for a file; fails with EEXIST when the new name is taken (an exclusive publish). */
+  linkSync(existingPath: string, newPath: string): void;
   mkdirSync(path: string, options: { mode: number; recursive?: boolean }): unknown;
   chmodSync(path: string, mode: number): void;
   readdirSync(path: string, options: { withFileTypes: true }): FsDirent[];
   /** Names only: no entry objects, the cheap listing of a big inbox. */
   readdirSync(path: string): string[];
+  /** A folder read entry by entry: readdir reads a whole folder (100,000 names take 80–170 ms here). */
+  opendirSync(path: string): FsDir;
   rmSync(path: string, options: { recursive: true; force: boolean }): void;
+  /** A link's target as written in it: the path check follows links one at a time, judging each. */
+  readlinkSync(path: string): string;
 }

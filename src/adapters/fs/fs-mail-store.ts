@@ -4,31 +4,43 @@
 //   <root>/<address>/claiming.json         the claim journal
 //   <root>/running/<address>.json          running records
 import { err, ok, type Result } from "neverthrow";
-import { envelopeFileBytesMax, folderEntriesMax, tmpSweepMax } from "../../domain/limits.js";
+import {
+  envelopeFileBytesMax,
+  folderEntriesMax,
+  folderEntriesReadMax,
+  hiddenNamesMax,
+  tmpSweepMax,
+} from "../../domain/limits.js";
 import type { Address } from "../../domain/mail/address.js";
 import { type Envelope, encodeEnvelope, envelopeFileName, mayBeMailName } from "../../domain/mail/envelope.js";
-import type { ClaimOutcome, InboxListing, MailStore, StoreError } from "../../ports/mail-store.js";
-import { addressFolder, allBoxes, type Box, boxFolder, checkBox, ensureBox, type StoreContext } from "./fs-boxes.js";
+import type { ClaimOutcome, Delivered, InboxListing, MailStore, StoreError } from "../../ports/mail-store.js";
+import {
+  addressFolder,
+  allBoxes,
+  type Box,
+  boxFolder,
+  checkBox,
+  checkOwnFolder,
+  ensureBox,
+  ensureOwnFolder,
+  type StoreContext,
+} from "./fs-boxes.js";
 import { closeClaimJournal, readClaimJournal, writeClaimJournal } from "./fs-claim-journal.js";
 import { attempt, failedWith } from "./fs-errors.js";
-import {
-  assertEntryName,
-  checkFolder,
-  ensureFolder,
-  folderMode,
-  listEntries,
-  listNames,
-  readEntry,
-  writeAtomic,
-} from "./fs-files.js";
+import { assertEntryName, listEntries, listMailNames, readOwnEntry, writeAtomic } from "./fs-files.js";
 import type { FsLike } from "./fs-like.js";
+import { claimOwner, readOwner, releaseOwner, replaceOwner } from "./fs-owner.js";
 import { listBoxes, removeBox } from "./fs-prune.js";
+import { checkRoot, openRoot } from "./fs-root.js";
 import { listRunning, readRunning, removeRunning, writeRunning } from "./fs-running-records.js";
+import { findSentCopies } from "./fs-sent-lookup.js";
 
 export interface FsMailStoreOptions {
   fs: FsLike;
   /** Absolute path of the mail root. */
   root: string;
+  /** This user's id (process.getuid()): the owner of every folder the store opens or writes into. */
+  uid: number;
   /** fsync new/ after a durable delivery (default true); false where folders cannot be fsynced. */
   syncDirs?: boolean;
 }
@@ -37,6 +49,8 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
   const ctx: StoreContext = {
     fs: options.fs,
     root: trimTrailingSlashes(options.root),
+    uid: options.uid,
+    rootIdentity: undefined,
     syncDirs: options.syncDirs ?? true,
     journals: new Map(),
     curChecked: new Set(),
@@ -44,6 +58,8 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
   return {
     root: ctx.root,
     openRoot: () => openRoot(ctx),
+    checkRoot: () => checkRoot(ctx),
+    // Each folder is this user's (ensureBox refuses any other), so the chmod the engine suggests works.
     openBox: (address) =>
       ensureBox(ctx, address, allBoxes).map((stats) => ({
         path: addressFolder(ctx, address),
@@ -52,12 +68,25 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
     deliver: (envelope, sentAtMs, { durable }) => publish(ctx, envelope, sentAtMs, "new", durable),
     // Not fsynced: a copy lost to a power cut only costs a reply its quote.
     keepSent: (envelope, sentAtMs) => publish(ctx, envelope, sentAtMs, "sent", false),
-    findSent: (address, id) => findSent(ctx, address, id),
+    findSentCopies: (address, ids) => findSentCopies(ctx, address, ids),
     listNew: (address) => listNew(ctx, address),
+    isWaiting: (address, name) => {
+      assertEntryName(name);
+      const path = `${boxFolder(ctx, address, "new")}/${name}`;
+      // Any answer but "not there" counts as waiting: the claim that follows sorts it out.
+      return !failedWith(
+        attempt("lstat", path, () => ctx.fs.lstatSync(path)),
+        "ENOENT",
+      );
+    },
     claim: (address, name) => claim(ctx, address, name),
     readCur: (address, name) => readCur(ctx, address, name),
     writeClaimJournal: (address, names) => writeClaimJournal(ctx, address, names),
     readClaimJournal: (address) => readClaimJournal(ctx, address),
+    claimOwner: (address, token, text) => claimOwner(ctx, address, token, text),
+    replaceOwner: (address, staleText, token, text) => replaceOwner(ctx, address, staleText, token, text),
+    readOwner: (address) => readOwner(ctx, address),
+    releaseOwner: (address, text) => releaseOwner(ctx, address, text),
     release: (address) => closeClaimJournal(ctx, address),
     sweepTmp: (address, nowMs, olderThanMs) => sweepTmp(ctx, address, nowMs, olderThanMs),
     writeRunning: (address, text) => writeRunning(ctx, address, text),
@@ -74,16 +103,6 @@ function trimTrailingSlashes(path: string): string {
   return trimmed === "" ? "/" : trimmed;
 }
 
-// chmod every time: an existing root may have been created open to others. The lstat comes
-// first because chmod follows links, and a linked root is refused, not repaired.
-function openRoot(ctx: StoreContext): Result<void, StoreError> {
-  const made = attempt("mkdir", ctx.root, () => ctx.fs.mkdirSync(ctx.root, { mode: folderMode, recursive: true }));
-  if (made.isErr()) return err(made.error);
-  return checkFolder(ctx.fs, ctx.root).andThen(() =>
-    attempt("chmod", ctx.root, () => ctx.fs.chmodSync(ctx.root, folderMode)),
-  );
-}
-
 /** Maildir publish into `box` of the recipient (new/) or the sender (sent/): the temp name is the
  * final name, in the same address's tmp/, so an id is in flight at most once per folder (O_EXCL). */
 function publish(
@@ -92,7 +111,7 @@ function publish(
   sentAtMs: number,
   box: "new" | "sent",
   durable: boolean,
-): Result<{ path: string }, StoreError> {
+): Result<Delivered, StoreError> {
   const text = encodeEnvelope(envelope);
   // Branded by the schema check in the domain; addressFolder checks again before any path is built.
   const address = (box === "new" ? envelope.to : envelope.from) as Address;
@@ -109,42 +128,19 @@ function publish(
         replaceLeftover: false,
       }),
     )
-    .map(() => ({ path: finalPath }));
-}
-
-/** By the naming convention, `<time>-<id>.json`; a bare `<id>.json` from another implementation too.
- * A sent copy that is a link, not a file or too big is no copy. */
-function findSent(
-  ctx: StoreContext,
-  address: Address,
-  id: string,
-): Result<{ path: string; text: string } | undefined, StoreError> {
-  const checked = checkBox(ctx, address, ["sent"]);
-  if (failedWith(checked, "ENOENT")) return ok(undefined);
-  if (checked.isErr()) return err(checked.error);
-  const folder = boxFolder(ctx, address, "sent");
-  const listed = listEntries(ctx.fs, folder, folderEntriesMax);
-  if (listed.isErr()) return err(listed.error);
-  const match = listed.value.entries.find((entry) => entry.name === `${id}.json` || entry.name.endsWith(`-${id}.json`));
-  if (match === undefined) return ok(undefined);
-  const path = `${folder}/${match.name}`;
-  return readEntry(ctx.fs, path, envelopeFileBytesMax).map((found) =>
-    found.kind === "text" ? { path, text: found.text } : undefined,
-  );
+    .map(({ unsynced }) => ({ path: finalPath, unsynced }));
 }
 
 function listNew(ctx: StoreContext, address: Address): Result<InboxListing, StoreError> {
   const folder = boxFolder(ctx, address, "new");
   ctx.curChecked.delete(address);
-  return checkBox(ctx, address, ["new"])
-    .andThen(() => listNames(ctx.fs, folder, folderEntriesMax))
-    .map(({ names, truncated }) => {
-      return {
-        names: names.filter(mayBeMailName),
-        hidden: names.filter((name) => !mayBeMailName(name)),
-        truncated,
-      };
-    });
+  return checkBox(ctx, address, ["new"]).andThen(() =>
+    listMailNames(ctx.fs, folder, mayBeMailName, {
+      namesMax: folderEntriesMax,
+      hiddenMax: hiddenNamesMax,
+      entriesMax: folderEntriesReadMax,
+    }),
+  );
 }
 
 /** Rename first, read after: whoever wins the rename owns the mail, and a link is moved as a link. */
@@ -157,14 +153,14 @@ function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimO
   // rename after each listing. A missing cur/ is made only when the rename fails (a claim sits on
   // the delivery path).
   if (!ctx.curChecked.has(address)) {
-    const cur = checkFolder(ctx.fs, boxFolder(ctx, address, "cur"));
+    const cur = checkOwnFolder(ctx, boxFolder(ctx, address, "cur"));
     if (cur.isErr() && !failedWith(cur, "ENOENT")) return err(cur.error);
     if (cur.isOk()) ctx.curChecked.add(address);
   }
   let moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
   if (moved.isErr()) {
     ctx.curChecked.delete(address);
-    const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureFolder(ctx.fs, boxFolder(ctx, address, "cur")));
+    const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureOwnFolder(ctx, boxFolder(ctx, address, "cur")));
     if (ready.isErr()) return err(ready.error);
     moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
   }
@@ -186,21 +182,24 @@ function readCur(ctx: StoreContext, address: Address, name: string): Result<Clai
   return readAs(ctx, name, `${boxFolder(ctx, address, "cur")}/${name}`);
 }
 
+/** The entry is in cur/ by now, so it is this session's whatever the read does: a failed read is
+ * an outcome to retry from cur/, never an error that would let the caller forget the mail. */
 function readAs(ctx: StoreContext, name: string, path: string): Result<ClaimOutcome, StoreError> {
-  return readEntry(ctx.fs, path, envelopeFileBytesMax).map((found): ClaimOutcome => {
-    switch (found.kind) {
-      case "text":
-        return { kind: "claimed", name, path, text: found.text };
-      case "set-aside":
-        return { kind: "set-aside", name, path, reason: found.reason };
-      case "gone":
-        return { kind: "gone", name };
-      default: {
-        const never: never = found;
-        return never;
-      }
+  const read = readOwnEntry(ctx.fs, path, envelopeFileBytesMax, ctx.uid);
+  if (read.isErr()) return ok({ kind: "unread", name, path, error: read.error });
+  const found = read.value;
+  switch (found.kind) {
+    case "text":
+      return ok({ kind: "claimed", name, path, text: found.text });
+    case "set-aside":
+      return ok({ kind: "set-aside", name, path, reason: found.reason });
+    case "gone":
+      return ok({ kind: "gone", name });
+    default: {
+      const never: never = found;
+      return never;
     }
-  });
+  }
 }
 
 /** A crashed writer's leftovers: regular files (never links, never folders) last changed before

@@ -3,9 +3,9 @@ import { err, ok, type Result } from "neverthrow";
 import { folderEntriesMax, runningRecordBytesMax, runningRecordsMax } from "../../domain/limits.js";
 import { type Address, isAddress } from "../../domain/mail/address.js";
 import type { RunningEntry, StoreError } from "../../ports/mail-store.js";
-import { addressFolder, runningFolderName, type StoreContext } from "./fs-boxes.js";
+import { addressFolder, checkOwnFolder, ensureOwnFolder, runningFolderName, type StoreContext } from "./fs-boxes.js";
 import { attempt, failedWith } from "./fs-errors.js";
-import { checkFolder, ensureFolder, listEntries, readEntry, writeAtomic } from "./fs-files.js";
+import { listEntries, readOwnEntry, writeAtomic } from "./fs-files.js";
 
 const recordSuffix = ".json";
 
@@ -23,7 +23,7 @@ function recordPath(ctx: StoreContext, address: Address): string {
  * writer's leftover is replaced rather than refused. */
 export function writeRunning(ctx: StoreContext, address: Address, text: string): Result<void, StoreError> {
   const finalPath = recordPath(ctx, address);
-  return ensureFolder(ctx.fs, runningFolder(ctx)).andThen(() =>
+  return ensureOwnFolder(ctx, runningFolder(ctx)).andThen(() =>
     writeAtomic(ctx.fs, {
       tmpPath: `${runningFolder(ctx)}/.${address}${recordSuffix}.tmp`,
       finalPath,
@@ -31,18 +31,19 @@ export function writeRunning(ctx: StoreContext, address: Address, text: string):
       durable: false,
       syncFolder: undefined,
       replaceLeftover: true,
-    }),
+    }).map(() => undefined),
   );
 }
 
 /** The record's text, or undefined when there is none or it cannot be mail-root data: a symlink, a
- * folder, a FIFO or a record over runningRecordBytesMax reads as absent (not running), never followed. */
+ * folder, a FIFO, a record another user owns or one over runningRecordBytesMax reads as absent (not
+ * running), never followed. */
 export function readRunning(ctx: StoreContext, address: Address): Result<string | undefined, StoreError> {
   const path = recordPath(ctx, address);
-  const folder = checkFolder(ctx.fs, runningFolder(ctx));
+  const folder = checkOwnFolder(ctx, runningFolder(ctx));
   if (failedWith(folder, "ENOENT")) return ok(undefined);
   if (folder.isErr()) return err(folder.error);
-  return readEntry(ctx.fs, path, runningRecordBytesMax).map((found) =>
+  return readOwnEntry(ctx.fs, path, runningRecordBytesMax, ctx.uid).map((found) =>
     found.kind === "text" ? found.text : undefined,
   );
 }
@@ -50,7 +51,7 @@ export function readRunning(ctx: StoreContext, address: Address): Result<string 
 /** Every readable record, by file name; at most runningRecordsMax. Dot-files (temp files) and names
  * that are not `<address>.json` are skipped; so are records that read as absent (see readRunning). */
 export function listRunning(ctx: StoreContext): Result<RunningEntry[], StoreError> {
-  const folder = checkFolder(ctx.fs, runningFolder(ctx));
+  const folder = checkOwnFolder(ctx, runningFolder(ctx));
   if (failedWith(folder, "ENOENT")) return ok([]);
   if (folder.isErr()) return err(folder.error);
   const listed = listEntries(ctx.fs, runningFolder(ctx), folderEntriesMax);

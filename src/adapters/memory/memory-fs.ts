@@ -19,6 +19,13 @@ import type { FsConstants, FsDirent, FsLike, FsStats } from "../fs/fs-like.js";
 // - fstat of an open file whose name was removed (rmSync) or renamed over: memfs still counts the
 //   link; fstatSync reports nlink 0 like Linux when the path it was opened by names another inode
 //   (a second hard link keeps its count, which is all the stores look at).
+// - "/" is created 0777, and raw vol.mkdirSync without a mode makes 0777 folders (no umask): the
+//   path check refuses both as folders above the root that others may write. The wrapper sets "/"
+//   to 0755 as on Linux; tests that arrange folders by hand give them a mode.
+// - uid 0 has no superuser powers: memfs checks permissions for everyone, so a folder chowned to
+//   another uid to stand for someone else's must stay searchable (0755) for the stores to look inside.
+// - dev is always 0 and a removed node's ino is reused by the next one created: a root identity is
+//   the ino alone here, which still tells a swapped root (the moved one keeps its ino alive).
 
 type SystemError = Error & { code: string; syscall: string; path: string };
 
@@ -27,13 +34,24 @@ function linuxError(code: string, syscall: string, path: string, text: string): 
 }
 
 function statsOf(
-  s: { mode: number | bigint; size: number | bigint; mtimeMs: number | bigint; nlink: number | bigint } & FsTypeTests,
+  s: {
+    mode: number | bigint;
+    size: number | bigint;
+    mtimeMs: number | bigint;
+    nlink: number | bigint;
+    dev: number | bigint;
+    ino: number | bigint;
+    uid: number | bigint;
+  } & FsTypeTests,
 ): FsStats {
   return {
     mode: Number(s.mode),
     size: Number(s.size),
     mtimeMs: Number(s.mtimeMs),
     nlink: Number(s.nlink),
+    dev: Number(s.dev),
+    ino: Number(s.ino),
+    uid: Number(s.uid),
     isFile: () => s.isFile(),
     isDirectory: () => s.isDirectory(),
     isSymbolicLink: () => s.isSymbolicLink(),
@@ -106,12 +124,24 @@ function direntsOf(vol: Volume, path: string): FsDirent[] {
   });
 }
 
+/** The user every call on a memory filesystem runs as, and the owner of what it creates. */
+export const memoryFsUid = 0;
+
 /** An in-memory filesystem for the simulator and the contract tests; `vol` is there to arrange and inspect. */
 export function createMemoryFs(): { fs: FsLike; vol: Volume } {
-  // A fixed user (root: memfs then checks no permissions, as before): memfs would otherwise ask the real process for its uid and gid on every call
-  // (a system call each, a third of the simulator's time), and the volume would depend on the host.
-  const owner = { cwd: () => "/", platform: "linux", env: {}, getuid: () => 0, getgid: () => 0, emitWarning: () => {} };
+  // A fixed user (uid 0, though memfs gives it no superuser powers): memfs would otherwise ask the
+  // real process for its uid and gid on every call (a system call each, a third of the simulator's
+  // time), and the volume would depend on the host.
+  const owner = {
+    cwd: () => "/",
+    platform: "linux",
+    env: {},
+    getuid: () => memoryFsUid,
+    getgid: () => memoryFsUid,
+    emitWarning: () => {},
+  };
   const vol = Volume.fromJSON({}, "/", { process: owner } as Parameters<typeof Volume.fromJSON>[2]);
+  vol.chmodSync("/", 0o755);
   const memConstants = createFsFromVolume(vol).constants;
   const constants: FsConstants = {
     O_RDONLY: memConstants.O_RDONLY,
@@ -142,11 +172,30 @@ export function createMemoryFs(): { fs: FsLike; vol: Volume } {
     lstatSync: (path) => statsOf(vol.lstatSync(path)),
     renameSync: (oldPath, newPath) => renameLikeLinux(vol, oldPath, newPath),
     unlinkSync: (path) => vol.unlinkSync(path),
+    linkSync: (existingPath, newPath) => vol.linkSync(existingPath, newPath),
     mkdirSync: (path, options) => vol.mkdirSync(path, options),
     chmodSync: (path, mode) => vol.chmodSync(path, mode),
     readdirSync: ((path: string, options?: { withFileTypes: true }) =>
       options === undefined ? vol.readdirSync(path).map(String) : direntsOf(vol, path)) as FsLike["readdirSync"],
+    opendirSync: (path) => {
+      const dir = vol.opendirSync(path);
+      return {
+        readSync: () => {
+          const entry = dir.readSync();
+          if (entry === null) return null;
+          const name = String(entry.name);
+          return {
+            name,
+            isFile: () => entry.isFile(),
+            isDirectory: () => entry.isDirectory(),
+            isSymbolicLink: () => entry.isSymbolicLink(),
+          };
+        },
+        closeSync: () => dir.closeSync(),
+      };
+    },
     rmSync: (path, options) => vol.rmSync(path, options),
+    readlinkSync: (path) => String(vol.readlinkSync(path)),
   };
   return { fs, vol };
 }

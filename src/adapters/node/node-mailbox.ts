@@ -9,6 +9,7 @@ import { createFsWatcher } from "./fs-watcher.js";
 import { mailRootFromEnv } from "./mail-root.js";
 import { nodeFs } from "./node-fs.js";
 import { createProcessProbe } from "./proc-probe.js";
+import { currentUid } from "./process-user.js";
 import { systemClock } from "./system-clock.js";
 
 export interface NodeMailboxOptions {
@@ -26,7 +27,7 @@ export interface NodeMailboxOptions {
 
 export function createNodeMailbox(options: NodeMailboxOptions): MailboxEngine {
   return createMailboxEngine({
-    store: createFsMailStore({ fs: nodeFs, root: options.root ?? mailRootFromEnv() }),
+    store: createFsMailStore({ fs: nodeFs, root: options.root ?? mailRootFromEnv(), uid: currentUid() }),
     probe: createProcessProbe(),
     clock: systemClock,
     watcher: createFsWatcher(),

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, openSync, readSync } from "node:fs";
-import type { Liveness, ProcessIdentity, ProcessProbe } from "../../ports/process-probe.js";
+import { closeSync, openSync, readlinkSync, readSync } from "node:fs";
+import type { Liveness, ProcessIdentity, ProcessProbe, ProcessReport } from "../../ports/process-probe.js";
 
 /** Linux's PID_MAX_LIMIT on 64-bit; macOS stays far below it. Anything larger is not a process id. */
 const pidMax = 2 ** 22;
@@ -13,9 +13,14 @@ const psOutputBytesMax = 1024;
 /** starttime is field 22 of /proc/<pid>/stat; after the comm's closing paren the first field is the 3rd. */
 const startTimeIndex = 22 - 3;
 const bootIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const pidNamespaceShape = /^pid:\[\d+\]$/;
+/** The tokens this package wrote before it wrote the plain ones: still read, so a session of the
+ * previous version is not taken for gone during an upgrade. */
+const legacyLinuxToken = /^linux:([0-9a-f-]{36}):(\d+)$/;
+const legacyPsToken = /^ps:(.+)$/;
 
 export interface ProcessProbeOptions {
-  /** Where procfs is mounted. Without a readable `<procRoot>/sys/kernel/random/boot_id` the probe uses `ps`. */
+  /** Where procfs is mounted. Without a readable `<procRoot>/<own pid>/stat` the probe uses `ps`. */
   procRoot?: string;
   /** Bound on one `ps` run. */
   psTimeoutMs?: number;
@@ -32,10 +37,10 @@ interface ProcState {
   token: string;
   /** Dead but not yet reaped: `kill(pid, 0)` still succeeds, yet it will never read mail again. */
   zombie: boolean;
+  stopped: boolean;
 }
 
 interface StartSource {
-  scheme: "linux" | "ps";
   /** Reading /proc costs microseconds; running ps costs a fork, so it runs only when a token is compared. */
   cheap: boolean;
   read(pid: number): ProcState | undefined;
@@ -68,6 +73,18 @@ export function parseProcStatStartTime(text: string): string | undefined {
   return parseProcStat(text)?.startTime;
 }
 
+/** Parses `ps -o stat= -o lstart=`: the state letters, then the start time exactly as
+ * `ps -o lstart=` prints it alone (trimmed). */
+export function parsePsLine(text: string): ProcState | undefined {
+  const line = text.trim();
+  const gap = line.search(/\s/);
+  if (gap <= 0) return undefined;
+  const state = line.slice(0, gap);
+  const token = line.slice(gap).trim();
+  if (token === "") return undefined;
+  return { token, zombie: state.startsWith("Z"), stopped: state.startsWith("T") };
+}
+
 function readSmallFile(path: string, bytesMax: number): string | undefined {
   let fd: number | undefined;
   try {
@@ -95,36 +112,34 @@ function closeQuietly(fd: number): void {
   }
 }
 
-function procSource(procRoot: string, bootId: string): StartSource {
+function procSource(procRoot: string): StartSource {
   return {
-    scheme: "linux",
     cheap: true,
     read(pid) {
       const text = readSmallFile(`${procRoot}/${pid}/stat`, procFileBytesMax);
       const stat = text === undefined ? undefined : parseProcStat(text);
       if (stat === undefined) return undefined;
-      // The boot id makes a token from a previous boot (same pid, same tick count) never match.
-      return { token: `linux:${bootId}:${stat.startTime}`, zombie: stat.state === "Z" || stat.state === "X" };
+      const { state } = stat;
+      // T: stopped by a signal (Ctrl-Z); t: stopped by a tracer. Neither reads mail until continued.
+      return { token: stat.startTime, zombie: state === "Z" || state === "X", stopped: state === "T" || state === "t" };
     },
   };
 }
 
 function psSource(timeoutMs: number): StartSource {
   return {
-    scheme: "ps",
     cheap: false,
     read(pid) {
       try {
         // C locale and UTC: the same process always prints the same lstart, whoever asks.
-        const output = execFileSync("ps", ["-o", "lstart=", "-p", String(pid)], {
+        const output = execFileSync("ps", ["-o", "stat=", "-o", "lstart=", "-p", String(pid)], {
           encoding: "utf8",
           env: { ...process.env, LC_ALL: "C", TZ: "UTC" },
           maxBuffer: psOutputBytesMax,
           stdio: ["ignore", "pipe", "ignore"],
           timeout: timeoutMs,
         });
-        const lstart = output.trim();
-        return lstart === "" ? undefined : { token: `ps:${lstart}`, zombie: false };
+        return parsePsLine(output);
       } catch {
         return undefined;
       }
@@ -133,8 +148,29 @@ function psSource(timeoutMs: number): StartSource {
 }
 
 function chooseSource(procRoot: string, psTimeoutMs: number): StartSource {
+  const proc = procSource(procRoot);
+  return proc.read(process.pid) !== undefined ? proc : psSource(psTimeoutMs);
+}
+
+function readBootId(procRoot: string): string | undefined {
   const bootId = readSmallFile(`${procRoot}/sys/kernel/random/boot_id`, procFileBytesMax)?.trim().toLowerCase();
-  return bootId !== undefined && bootIdShape.test(bootId) ? procSource(procRoot, bootId) : psSource(psTimeoutMs);
+  return bootId !== undefined && bootIdShape.test(bootId) ? bootId : undefined;
+}
+
+function readPidNamespace(procRoot: string): string | undefined {
+  try {
+    const link = readlinkSync(`${procRoot}/self/ns/pid`);
+    return pidNamespaceShape.test(link) ? link : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The plain token a recorded one stands for; a legacy token of another boot stands for none. */
+function plainToken(started: string, bootId: string | undefined): string | undefined {
+  const linux = legacyLinuxToken.exec(started);
+  if (linux !== null) return linux[1] === bootId ? linux[2] : undefined;
+  return legacyPsToken.exec(started)?.[1] ?? started;
 }
 
 function isPlausiblePid(pid: number): boolean {
@@ -155,36 +191,44 @@ function existence(kill: (pid: number, signal: 0) => void, pid: number): Existen
   }
 }
 
-function schemeOf(token: string): string {
-  return token.slice(0, Math.max(0, token.indexOf(":")));
-}
+const report = (liveness: Liveness): ProcessReport => ({ liveness, stopped: false });
 
 export function createProcessProbe(options: ProcessProbeOptions = {}): NodeProcessProbe {
   const kill = options.kill ?? ((pid: number, signal: 0) => void process.kill(pid, signal));
-  const source = chooseSource(options.procRoot ?? "/proc", options.psTimeoutMs ?? psTimeoutMsDefault);
+  const procRoot = options.procRoot ?? "/proc";
+  const source = chooseSource(procRoot, options.psTimeoutMs ?? psTimeoutMsDefault);
   let selfIdentity: ProcessIdentity | undefined;
   const self = (): ProcessIdentity => {
-    selfIdentity ??= { pid: process.pid, started: source.read(process.pid)?.token };
+    selfIdentity ??= {
+      pid: process.pid,
+      started: source.read(process.pid)?.token,
+      bootId: readBootId(procRoot),
+      pidNamespace: readPidNamespace(procRoot),
+    };
     return { ...selfIdentity };
   };
-  const check = (pid: number, started: string | undefined): Liveness => {
-    if (!isPlausiblePid(pid)) return "gone";
+  const examine = (pid: number, started: string | undefined): ProcessReport => {
+    if (!isPlausiblePid(pid)) return report("gone");
     const first = existence(kill, pid);
-    if (first !== "exists") return first;
-    // A token of another scheme (another implementation), or none readable here, is judged by the pid alone.
-    const comparable = started !== undefined && self().started !== undefined && schemeOf(started) === source.scheme;
-    if (!comparable && !source.cheap) return "alive";
+    if (first !== "exists") return report(first);
+    // Where no start time can be read here, every record is judged by its pid alone.
+    const comparable = started !== undefined && self().started !== undefined;
+    if (!comparable && !source.cheap) return report("alive");
     const state = source.read(pid);
     if (state === undefined) {
       // Most likely the process exited between the two looks; otherwise we cannot tell.
       const again = existence(kill, pid);
-      if (again !== "exists") return again;
-      return comparable ? "unknown" : "alive";
+      if (again !== "exists") return report(again);
+      return report(comparable ? "unknown" : "alive");
     }
-    if (state.zombie) return "gone";
-    if (!comparable) return "alive";
-    return state.token === started ? "alive" : "gone";
+    if (state.zombie) return report("gone");
+    // Whoever wrote the token: one that differs from this machine's reading is another process's.
+    if (started !== undefined && comparable && plainToken(started, self().bootId) !== state.token) {
+      return report("gone");
+    }
+    return { liveness: "alive", stopped: state.stopped };
   };
+  const check = (pid: number, started: string | undefined): Liveness => examine(pid, started).liveness;
   const startTokenOf = (pid: number): string | undefined => (isPlausiblePid(pid) ? source.read(pid)?.token : undefined);
-  return { self, check, startTokenOf };
+  return { self, check, examine, startTokenOf };
 }

@@ -30,14 +30,11 @@ export function resolveAddress(
     return refuseSelf(wanted as Address);
   }
   if (wanted === self) return err({ kind: "self", address: self });
-  // 2. Exact session name, then an id prefix of at least 8 characters.
+  // 2. Exact session name, then an id prefix of at least 8 characters. A name that reads like
+  // another session's short id must not capture mail typed to that id: both matching is ambiguous.
   const byName = running.filter((r) => r.name === wanted);
-  const matches =
-    byName.length > 0
-      ? byName
-      : wanted.length >= idPrefixCharsMin
-        ? running.filter((r) => r.address.startsWith(wanted))
-        : [];
+  const byPrefix = wanted.length >= idPrefixCharsMin ? running.filter((r) => r.address.startsWith(wanted)) : [];
+  const matches = [...byName, ...byPrefix.filter((r) => !byName.includes(r))];
   // 3. One match resolves; several are refused naming each; none is refused.
   if (matches.length === 0) return err({ kind: "not-found", to: wanted });
   if (matches.length > 1) return err({ kind: "ambiguous", to: wanted, candidates: matches });

@@ -1,6 +1,8 @@
 import { err, ok, type Result } from "neverthrow";
-import type { Liveness } from "../../ports/process-probe.js";
+import type { ProcessIdentity, ProcessReport } from "../../ports/process-probe.js";
+import { recordFreshMs } from "../limits.js";
 import { either, integer, isNull, oneOf, record, text } from "../shape.js";
+import { msFromIso } from "../text/iso-time.js";
 import { type Address, isAddress } from "./address.js";
 
 /** `running/<address>.json`: who runs, where, and whether it works or waits. */
@@ -10,6 +12,9 @@ export interface RunningRecord {
   cwd: string;
   pid: number;
   started?: string;
+  /** Extra fields (the spec tolerates them): where the pid was recorded. */
+  bootId?: string;
+  pidNamespace?: string;
   state: "idle" | "busy";
   waitingOn: string;
   updated: string;
@@ -22,11 +27,13 @@ const recordShape = record(
     cwd: text(),
     pid: integer(1),
     started: text(),
+    bootId: text({ minLength: 1 }),
+    pidNamespace: text({ minLength: 1 }),
     state: oneOf(["idle", "busy"]),
     waitingOn: text(),
     updated: text(),
   },
-  ["name", "started"],
+  ["name", "started", "bootId", "pidNamespace"],
 );
 
 // Read tolerantly: another implementation may omit state/waitingOn/updated or add fields.
@@ -36,6 +43,8 @@ interface StoredRecord {
   cwd?: string;
   pid: number;
   started?: string | null;
+  bootId?: string | null;
+  pidNamespace?: string | null;
   state?: string;
   waitingOn?: string | null;
   updated?: string;
@@ -48,11 +57,13 @@ const storedShape = record(
     cwd: text(),
     pid: integer(1),
     started: either(text(), isNull),
+    bootId: either(text(), isNull),
+    pidNamespace: either(text(), isNull),
     state: text(),
     waitingOn: either(text(), isNull),
     updated: text(),
   },
-  ["name", "cwd", "started", "state", "waitingOn", "updated"],
+  ["name", "cwd", "started", "bootId", "pidNamespace", "state", "waitingOn", "updated"],
 );
 
 export type RecordError = { kind: "bad-record"; reason: string };
@@ -80,6 +91,8 @@ export function decodeRunningRecord(text: string, fileAddress: Address): Result<
   };
   if (typeof stored.name === "string" && stored.name !== "") decoded.name = stored.name;
   if (typeof stored.started === "string" && stored.started !== "") decoded.started = stored.started;
+  if (typeof stored.bootId === "string" && stored.bootId !== "") decoded.bootId = stored.bootId;
+  if (typeof stored.pidNamespace === "string" && stored.pidNamespace !== "") decoded.pidNamespace = stored.pidNamespace;
   return ok(decoded);
 }
 
@@ -90,11 +103,35 @@ export function encodeRunningRecord(record: RunningRecord): string {
   return `${JSON.stringify(record)}\n`;
 }
 
-/** The liveness of a record from what the probe says of its pid and start token. A record
- * without a token (or a platform without one) is judged by the pid alone, inside the probe. */
-export function recordLiveness(
+export type RecordVerdict =
+  /** Judged here by its pid and start token. */
+  | { kind: "running"; liveness: "alive" | "unknown"; stopped: boolean }
+  /** Recorded in another pid namespace (a sandbox, a container): its pid cannot be judged from
+   * here, so only a fresh `updated` tells that it runs. Never deleted by a reader here. */
+  | { kind: "elsewhere"; fresh: boolean }
+  /** Its process is gone (or its pid reused, or it ran before this boot): its reader deletes it. */
+  | { kind: "gone" };
+
+/** Whether `updated` is at most `recordFreshMs` old (a time ahead of the clock counts as fresh). */
+export function isFreshRecord(record: RunningRecord, nowMs: number): boolean {
+  const updatedMs = msFromIso(record.updated);
+  return updatedMs !== undefined && nowMs - updatedMs <= recordFreshMs;
+}
+
+/** How a reader running as `here` judges a record. The namespace comes first: namespace inodes
+ * repeat across boots, and another kernel (a gVisor sandbox) has its own boot id. A record
+ * without a namespace or boot id (another implementation's) is judged by pid and token alone. */
+export function judgeRecord(
   record: RunningRecord,
-  probe: (pid: number, started: string | undefined) => Liveness,
-): Liveness {
-  return probe(record.pid, record.started);
+  here: ProcessIdentity,
+  nowMs: number,
+  examine: (pid: number, started: string | undefined) => ProcessReport,
+): RecordVerdict {
+  if (record.pidNamespace !== undefined && record.pidNamespace !== here.pidNamespace) {
+    return { kind: "elsewhere", fresh: isFreshRecord(record, nowMs) };
+  }
+  if (record.bootId !== undefined && here.bootId !== undefined && record.bootId !== here.bootId)
+    return { kind: "gone" };
+  const { liveness, stopped } = examine(record.pid, record.started);
+  return liveness === "gone" ? { kind: "gone" } : { kind: "running", liveness, stopped };
 }

@@ -21,3 +21,30 @@ export function isoFromMs(ms: number): string {
   const ss = Math.floor((msOfDay % 60_000) / 1000);
   return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hh, 2)}:${pad(mm, 2)}:${pad(ss, 2)}.${pad(msOfDay % 1000, 3)}Z`;
 }
+
+const isoShape = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
+
+/** Epoch milliseconds of `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (what isoFromMs and Date#toISOString
+ * write); undefined for any other text. */
+export function msFromIso(text: string): number | undefined {
+  const match = isoShape.exec(text);
+  if (match === null) return undefined;
+  const [year, month, day, hh, mm, ss] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60) return undefined;
+  const ms = Number((match[7] ?? "").padEnd(3, "0").slice(0, 3));
+  // Days-from-civil (Howard Hinnant), the inverse of the formula above.
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  const days = era * 146_097 + doe - 719_468;
+  return days * 86_400_000 + hh * 3_600_000 + mm * 60_000 + ss * 1000 + ms;
+}

@@ -4,8 +4,9 @@ import * as nodeFsModule from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FsLike } from "../../../src/adapters/fs/fs-like.js";
-import { createMemoryFs } from "../../../src/adapters/memory/memory-fs.js";
+import { createMemoryFs, memoryFsUid } from "../../../src/adapters/memory/memory-fs.js";
 import { nodeFs } from "../../../src/adapters/node/node-fs.js";
+import { currentUid } from "../../../src/adapters/node/process-user.js";
 import { type Address, isAddress } from "../../../src/domain/mail/address.js";
 import type { Envelope } from "../../../src/domain/mail/envelope.js";
 
@@ -24,13 +25,19 @@ export interface RawFs {
   /** Permission bits, from lstat. */
   mode(path: string): number;
   chmod(path: string, mode: number): void;
+  /** Gives the folder, file or link itself (never a link's target) to user `uid`. */
+  chown(path: string, uid: number): void;
   list(path: string): string[];
   rmTree(path: string): void;
+  /** Removes a file or a link itself (memfs's rmSync of a link removes what it points to). */
+  unlink(path: string): void;
 }
 
 export interface Backend {
   fs: FsLike;
   raw: RawFs;
+  /** The user the store runs as, and the owner of what it creates. */
+  uid: number;
   /** The mail root (not created yet). */
   root: string;
   /** A folder outside the mail root, for link targets that must stay untouched. */
@@ -57,12 +64,15 @@ export function nodeBackend(): Backend {
     mtimeMs: (path) => fs.lstatSync(path).mtimeMs,
     mode: (path) => fs.lstatSync(path).mode & 0o777,
     chmod: (path, mode) => fs.chmodSync(path, mode),
+    chown: (path, uid) => fs.lchownSync(path, uid, uid),
     list: (path) => fs.readdirSync(path).sort(),
     rmTree: (path) => fs.rmSync(path, { recursive: true, force: true }),
+    unlink: (path) => fs.unlinkSync(path),
   };
   return {
     fs: nodeFs,
     raw,
+    uid: currentUid(),
     root: join(base, "mail"),
     outside: join(base, "outside"),
     real: true,
@@ -72,12 +82,13 @@ export function nodeBackend(): Backend {
 
 export function memoryBackend(): Backend {
   const { fs, vol } = createMemoryFs();
-  vol.mkdirSync("/base/outside", { recursive: true });
+  // 0755 as node's umask makes it: memfs has none, and a folder above the root open to others is refused.
+  vol.mkdirSync("/base/outside", { recursive: true, mode: 0o755 });
   const raw: RawFs = {
     write: (path, text) => vol.writeFileSync(path, text),
     read: (path) => String(vol.readFileSync(path, "utf8")),
     mkdir: (path) => {
-      vol.mkdirSync(path, { recursive: true });
+      vol.mkdirSync(path, { recursive: true, mode: 0o755 });
     },
     symlink: (target, path) => vol.symlinkSync(target, path),
     link: (existing, path) => vol.linkSync(existing, path),
@@ -88,10 +99,20 @@ export function memoryBackend(): Backend {
     mtimeMs: (path) => Number(vol.lstatSync(path).mtimeMs),
     mode: (path) => Number(vol.lstatSync(path).mode) & 0o777,
     chmod: (path, mode) => vol.chmodSync(path, mode),
+    chown: (path, uid) => vol.lchownSync(path, uid, uid),
     list: (path) => vol.readdirSync(path).map(String).sort(),
     rmTree: (path) => vol.rmSync(path, { recursive: true, force: true }),
+    unlink: (path) => vol.unlinkSync(path),
   };
-  return { fs, raw, root: "/base/mail", outside: "/base/outside", real: false, cleanup: () => vol.reset() };
+  return {
+    fs,
+    raw,
+    uid: memoryFsUid,
+    root: "/base/mail",
+    outside: "/base/outside",
+    real: false,
+    cleanup: () => vol.reset(),
+  };
 }
 
 /** Both filesystems, for describe.each. */

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFsMailStore } from "../../../src/adapters/fs/fs-mail-store.js";
 import { envelopeFileBytesMax, tmpSweepMax } from "../../../src/domain/limits.js";
 import type { Address } from "../../../src/domain/mail/address.js";
-import { decodeEnvelope, envelopeFileName } from "../../../src/domain/mail/envelope.js";
+import { decodeEnvelope, encodeEnvelope, envelopeFileName } from "../../../src/domain/mail/envelope.js";
 import type { MailStore } from "../../../src/ports/mail-store.js";
 import { address, alice, type Backend, backends, bob, carol, envelope, sentAtMs } from "./backends.js";
 
@@ -24,7 +24,7 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
 
   beforeEach(() => {
     b = make();
-    store = createFsMailStore({ fs: b.fs, root: b.root });
+    store = createFsMailStore({ fs: b.fs, root: b.root, uid: b.uid });
     expect(store.openRoot().isOk()).toBe(true);
   });
   afterEach(() => b.cleanup());
@@ -41,7 +41,7 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       b.raw.chmod(b.outside, 0o755);
       const linked = `${b.root}-link`;
       b.raw.symlink(b.outside, linked);
-      const result = createFsMailStore({ fs: b.fs, root: linked }).openRoot();
+      const result = createFsMailStore({ fs: b.fs, root: linked, uid: b.uid }).openRoot();
       expect(result._unsafeUnwrapErr()).toEqual({ kind: "not-a-folder", path: linked });
       expect(b.raw.mode(b.outside)).toBe(0o755);
     });
@@ -124,27 +124,26 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       expect(b.raw.exists(box(bob))).toBe(false);
     });
 
-    it("keeps the sender's copy in its sent/ under the delivered name, and findSent finds it by id", () => {
+    it("keeps the sender's copy in its sent/ under the delivered name, and findSentCopies finds it by id", () => {
       const mail = envelope("m1");
       const kept = store.keepSent(mail, sentAtMs)._unsafeUnwrap();
       const name = envelopeFileName(sentAtMs, "m1");
       expect(kept.path).toBe(`${box(alice, "sent")}/${name}`);
       expect(b.raw.list(box(alice, "tmp"))).toEqual([]);
       expect(b.raw.mode(kept.path)).toBe(0o600);
-      const found = store.findSent(alice, "m1")._unsafeUnwrap();
-      expect(found?.path).toBe(kept.path);
-      expect(decodeEnvelope(found?.text ?? "")._unsafeUnwrap()).toEqual(mail);
+      const found = store.findSentCopies(alice, ["m1"])._unsafeUnwrap();
+      expect(found).toEqual(new Map([["m1", { path: kept.path, envelope: mail }]]));
     });
 
-    it("findSent: a bare <id>.json counts, a longer id sharing a suffix does not, unknown ids and folders are undefined", () => {
+    it("findSentCopies: a bare <id>.json holding that id counts, a longer id sharing a suffix does not, unknown ids and folders find nothing", () => {
       store.keepSent(envelope("xm1"), sentAtMs);
-      expect(store.findSent(alice, "m1")._unsafeUnwrap()).toBeUndefined();
-      b.raw.write(`${box(alice, "sent")}/m2.json`, "text of m2");
-      expect(store.findSent(alice, "m2")._unsafeUnwrap()).toEqual({
+      expect(store.findSentCopies(alice, ["m1"])._unsafeUnwrap().size).toBe(0);
+      b.raw.write(`${box(alice, "sent")}/m2.json`, encodeEnvelope(envelope("m2")));
+      expect(store.findSentCopies(alice, ["m2"])._unsafeUnwrap().get("m2")).toEqual({
         path: `${box(alice, "sent")}/m2.json`,
-        text: "text of m2",
+        envelope: envelope("m2"),
       });
-      expect(store.findSent(carol, "m1")._unsafeUnwrap()).toBeUndefined();
+      expect(store.findSentCopies(carol, ["m1"])._unsafeUnwrap().size).toBe(0);
     });
   });
 
@@ -163,6 +162,7 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       expect(store.listNew(bob)._unsafeUnwrap()).toEqual({
         names: ["000000000000001-z.json", envelopeFileName(sentAtMs, "early"), envelopeFileName(sentAtMs + 5, "late")],
         hidden: [".partial"],
+        hiddenCount: 1,
         truncated: false,
       });
     });
@@ -240,20 +240,23 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       expect(store.readCur(bob, "c.json")._unsafeUnwrap()).toEqual({ kind: "gone", name: "c.json" });
     });
 
-    it("keeps a claim journal: round trip, rewritten in place (an empty one stays as []), missing or malformed reads as empty", () => {
-      expect(store.readClaimJournal(bob)._unsafeUnwrap()).toEqual([]);
+    it("keeps a claim journal: round trip, rewritten in place (an empty one stays as []); missing reads as empty, malformed as damaged", () => {
+      const names = () => store.readClaimJournal(bob)._unsafeUnwrap();
+      expect(names()).toEqual({ names: [], damaged: undefined });
       expect(store.writeClaimJournal(bob, ["a.json", "b.json"]).isOk()).toBe(true);
-      expect(store.readClaimJournal(bob)._unsafeUnwrap()).toEqual(["a.json", "b.json"]);
+      expect(names()).toEqual({ names: ["a.json", "b.json"], damaged: undefined });
       expect(b.raw.mode(`${box(bob)}/claiming.json`)).toBe(0o600);
       expect(b.raw.list(box(bob, "tmp"))).toEqual([]);
       expect(store.writeClaimJournal(bob, []).isOk()).toBe(true);
-      expect(store.readClaimJournal(bob)._unsafeUnwrap()).toEqual([]);
+      expect(names()).toEqual({ names: [], damaged: undefined });
       expect(b.raw.list(box(bob, "tmp"))).toEqual([]);
       b.raw.write(`${box(bob)}/claiming.json`, "[not json");
-      expect(store.readClaimJournal(bob)._unsafeUnwrap()).toEqual([]);
+      expect(names()).toEqual({ names: [], damaged: "not JSON" });
+      b.raw.write(`${box(bob)}/claiming.json`, JSON.stringify({ names: ["a.json"] }));
+      expect(names()).toEqual({ names: [], damaged: "not a list" });
       b.raw.write(`${box(bob)}/claiming.json`, JSON.stringify(["ok.json", "../x", ".dot", 5, "a/b"]));
-      expect(store.readClaimJournal(bob)._unsafeUnwrap()).toEqual(["ok.json"]);
-      expect(store.readClaimJournal(carol)._unsafeUnwrap()).toEqual([]);
+      expect(names()).toEqual({ names: ["ok.json"], damaged: undefined });
+      expect(store.readClaimJournal(carol)._unsafeUnwrap()).toEqual({ names: [], damaged: undefined });
     });
 
     it("never writes the claim journal through a hard link to a file outside the mail root", () => {
@@ -263,12 +266,12 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       b.raw.link(outsideFile, `${box(bob)}/claiming.json`);
       expect(store.writeClaimJournal(bob, ["a.json"]).isOk()).toBe(true);
       expect(b.raw.read(outsideFile)).toBe("keep me");
-      expect(store.readClaimJournal(bob)._unsafeUnwrap()).toEqual(["a.json"]);
+      expect(store.readClaimJournal(bob)._unsafeUnwrap().names).toEqual(["a.json"]);
     });
 
     it("writes the journal that is there now: one removed, replaced or hard-linked since the last write is never written through", () => {
       const journal = `${box(bob)}/claiming.json`;
-      const journalNames = () => store.readClaimJournal(bob)._unsafeUnwrap();
+      const journalNames = () => store.readClaimJournal(bob)._unsafeUnwrap().names;
       expect(store.writeClaimJournal(bob, ["a.json"]).isOk()).toBe(true);
       b.raw.rmTree(journal);
       expect(store.writeClaimJournal(bob, ["b.json"]).isOk()).toBe(true);

@@ -73,10 +73,16 @@ function verifyBox(m: Model, r: Real, who: Address): void {
   const box = m.boxes.get(who);
   const listed = r.store.listNew(who);
   if (box === undefined || box.partial) expect(listed._unsafeUnwrapErr()).toMatchObject(missingBoxError(r, who));
-  else expect(listed._unsafeUnwrap()).toEqual({ names: sorted(box.waiting.keys()), hidden: [], truncated: false });
+  else
+    expect(listed._unsafeUnwrap()).toEqual({
+      names: sorted(box.waiting.keys()),
+      hidden: [],
+      hiddenCount: 0,
+      truncated: false,
+    });
   const journal = r.store.readClaimJournal(who);
   if (who === runningName) expect(journal._unsafeUnwrapErr().kind).toBe("not-a-folder");
-  else expect(journal._unsafeUnwrap()).toEqual(box?.journal ?? []);
+  else expect(journal._unsafeUnwrap()).toEqual({ names: box?.journal ?? [], damaged: undefined });
   if (box !== undefined) expect(r.backend.raw.list(`${r.backend.root}/${who}/tmp`)).toEqual([]);
 }
 
@@ -239,18 +245,28 @@ const readCurArb = fc
     }),
   );
 
-const findSentArb = fc.record({ who: addressArb, index: fc.nat(), kept: fc.boolean() }).map(({ who, index, kept }) =>
-  command(`findSent(${who}, ${kept ? `kept #${index}` : "unknown id"})`, "nothing", (m, r) => {
-    const copies = [...(m.boxes.get(who)?.sent.entries() ?? [])];
-    const copy = kept ? pick(copies, index) : undefined;
-    const found = r.store.findSent(who, copy?.[1].id ?? `zz${index}`);
-    if (who === runningName) return expect(found._unsafeUnwrapErr().kind).toBe("not-a-folder");
-    if (copy === undefined) return expect(found._unsafeUnwrap()).toBeUndefined();
-    const [name, sent] = copy;
-    expect(found._unsafeUnwrap()?.path).toBe(`${r.backend.root}/${who}/sent/${name}`);
-    expect(decodeEnvelope(found._unsafeUnwrap()?.text ?? "")._unsafeUnwrap()).toEqual(sent);
-  }),
-);
+const findSentArb = fc
+  .record({ who: addressArb, picks: fc.array(fc.nat(), { maxLength: 3 }), unknown: fc.boolean() })
+  .map(({ who, picks, unknown }) =>
+    command(
+      `findSentCopies(${who}, kept #${picks.join(",")}${unknown ? " and an unknown id" : ""})`,
+      "nothing",
+      (m, r) => {
+        const copies = [...(m.boxes.get(who)?.sent.entries() ?? [])];
+        const chosen = picks.flatMap((index) => {
+          const copy = pick(copies, index);
+          return copy === undefined ? [] : [copy];
+        });
+        const ids = [...chosen.map(([, sent]) => sent.id), ...(unknown ? ["zz-unknown"] : [])];
+        const found = r.store.findSentCopies(who, ids);
+        if (who === runningName && ids.length > 0) return expect(found._unsafeUnwrapErr().kind).toBe("not-a-folder");
+        const path = (name: string) => `${r.backend.root}/${who}/sent/${name}`;
+        expect(found._unsafeUnwrap()).toEqual(
+          new Map(chosen.map(([name, sent]) => [sent.id, { path: path(name), envelope: sent }])),
+        );
+      },
+    ),
+  );
 
 const runningTextArb = fc.string({ unit: "binary", maxLength: 40 });
 
@@ -345,7 +361,7 @@ describe.each([
       fc.property(commandsArb, (commands) => {
         const backend = make();
         try {
-          const store = createFsMailStore({ fs: backend.fs, root: backend.root });
+          const store = createFsMailStore({ fs: backend.fs, root: backend.root, uid: backend.uid });
           expect(store.openRoot().isOk()).toBe(true);
           const model: Model = { boxes: new Map(), running: new Map(), nextId: 0 };
           const real: Real = { store, backend };

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -78,8 +78,12 @@ describe("createProcessProbe on this machine", () => {
     const probe = createProcessProbe();
     const me = probe.self();
     expect(me.pid).toBe(process.pid);
-    expect(me.started).toMatch(onLinux ? /^linux:[0-9a-f-]{36}:\d+$/ : /^ps:\S/);
+    expect(me.started).toMatch(onLinux ? /^\d+$/ : /^[A-Z][a-z]{2} [A-Z][a-z]{2} /);
     expect(probe.check(me.pid, me.started)).toBe("alive");
+    if (onLinux) {
+      expect(me.bootId).toBe(readFileSync("/proc/sys/kernel/random/boot_id", "latin1").trim());
+      expect(me.pidNamespace).toBe(readlinkSync("/proc/self/ns/pid"));
+    }
   });
 
   it("judges a real child alive with its token or none, gone with a different token (pid reuse)", () => {
@@ -115,13 +119,14 @@ describe("createProcessProbe on this machine", () => {
     expect(probe.check(child.pid, token)).toBe("gone");
   });
 
-  it("falls back to ps where there is no procfs, with a ps: token that still tells processes apart", () => {
+  it("falls back to ps where there is no procfs, with an lstart token that still tells processes apart", () => {
     const probe = createProcessProbe({ procRoot: join(tmpdir(), "no-such-proc-root-for-probe") });
     const me = probe.self();
-    expect(me.started).toMatch(/^ps:\S/);
+    expect(me.started).toMatch(/^[A-Z][a-z]{2} [A-Z][a-z]{2} /);
+    expect(me).toMatchObject({ bootId: undefined, pidNamespace: undefined });
     expect(probe.check(me.pid, me.started)).toBe("alive");
     const child = spawnSleeper();
-    expect(probe.check(child.pid, "ps:Thu Jan  1 00:00:00 1970")).toBe("gone");
+    expect(probe.check(child.pid, "Thu Jan  1 00:00:00 1970")).toBe("gone");
   });
 });
 
@@ -136,9 +141,12 @@ describe("createProcessProbe decisions", () => {
     expect(signalled).toEqual([]);
   });
 
-  it("treats a token from a previous boot as gone even when the start time matches", () => {
+  // Sessions of the previous version keep running through an upgrade: their tokens still compare.
+  it("reads this package's earlier linux:<boot id>:<ticks> tokens: this boot's by the ticks, a previous boot's gone", () => {
     const probe = createProcessProbe({ procRoot: fakeProc(bootA, { [process.pid]: "500" }), kill: () => {} });
-    expect(probe.self().started).toBe(`linux:${bootA}:500`);
+    expect(probe.self()).toMatchObject({ started: "500", bootId: bootA });
+    expect(probe.check(process.pid, `linux:${bootA}:500`)).toBe("alive");
+    expect(probe.check(process.pid, `linux:${bootA}:501`)).toBe("gone");
     expect(probe.check(process.pid, `linux:${bootB}:500`)).toBe("gone");
   });
 
@@ -147,13 +155,13 @@ describe("createProcessProbe decisions", () => {
       throw errnoError("EPERM");
     };
     const probe = createProcessProbe({ procRoot: fakeProc(bootA, { [process.pid]: "500", 4242: "700" }), kill: eperm });
-    expect(probe.check(4242, `linux:${bootA}:700`)).toBe("alive");
-    expect(probe.check(4242, `linux:${bootA}:701`)).toBe("gone");
+    expect(probe.check(4242, "700")).toBe("alive");
+    expect(probe.check(4242, "701")).toBe("gone");
   });
 
   it("says unknown when the process exists but its start time cannot be read", () => {
     const probe = createProcessProbe({ procRoot: fakeProc(bootA, { [process.pid]: "500" }), kill: () => {} });
-    expect(probe.check(4242, `linux:${bootA}:700`)).toBe("unknown");
+    expect(probe.check(4242, "700")).toBe("unknown");
     expect(probe.check(4242, undefined)).toBe("alive");
   });
 
@@ -167,7 +175,7 @@ describe("createProcessProbe decisions", () => {
       procRoot: fakeProc(bootA, { [process.pid]: "500" }),
       kill: exitsAfterFirstLook,
     });
-    expect(probe.check(4242, `linux:${bootA}:700`)).toBe("gone");
+    expect(probe.check(4242, "700")).toBe("gone");
     expect(calls).toBe(2);
   });
 
@@ -179,12 +187,15 @@ describe("createProcessProbe decisions", () => {
     expect(probe.check(4242, undefined)).toBe("unknown");
   });
 
-  it("judges a token of another scheme (another implementation) by the pid alone", () => {
+  // Issue 9 §2: "A token that differs from what this machine reads for that pid means gone, whoever wrote it."
+  it("judges a token that differs from this machine's reading gone, whoever wrote it", () => {
     const probe = createProcessProbe({
       procRoot: fakeProc(bootA, { [process.pid]: "500", 4242: "700" }),
       kill: () => {},
     });
-    expect(probe.check(4242, "12345")).toBe("alive");
-    expect(probe.check(4242, "ps:Thu Jan  1 00:00:00 1970")).toBe("alive");
+    expect(probe.check(4242, "700")).toBe("alive");
+    expect(probe.check(4242, "12345")).toBe("gone");
+    expect(probe.check(4242, "ps:Thu Jan  1 00:00:00 1970")).toBe("gone");
+    expect(probe.check(4242, " 700")).toBe("gone");
   });
 });

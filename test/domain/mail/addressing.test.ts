@@ -108,12 +108,17 @@ describe("resolveAddress", () => {
   });
 
   // "by exact Pi session name, then by an id prefix"
-  it("prefers an exact name over an id prefix", () => {
+  it("refuses as ambiguous a name that reads like another session's short id: it never captures mail typed to that id", () => {
     const list: Addressee[] = [
       { address: builder, name: "cccccccc" },
       { address: tester, name: undefined },
     ];
-    expect(resolve("cccccccc", list)._unsafeUnwrap()).toBe(builder);
+    expect(errorOf("cccccccc", list)).toMatchObject({ kind: "ambiguous", candidates: list });
+  });
+
+  it("resolves a name that is also its own session's id prefix: one session matches both ways", () => {
+    const list: Addressee[] = [{ address: tester, name: "cccccccc" }];
+    expect(resolve("cccccccc", list)._unsafeUnwrap()).toBe(tester);
   });
 
   it("does not resolve a name that is not a safe address to a path", () => {

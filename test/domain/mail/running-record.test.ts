@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { recordFreshMs } from "../../../src/domain/limits.js";
 import type { Address } from "../../../src/domain/mail/address.js";
 import {
   decodeRunningRecord,
   encodeRunningRecord,
+  judgeRecord,
   type RunningRecord,
-  recordLiveness,
 } from "../../../src/domain/mail/running-record.js";
+import { isoFromMs } from "../../../src/domain/text/iso-time.js";
+import type { ProcessIdentity, ProcessReport } from "../../../src/ports/process-probe.js";
 
 const alice = "11111111-1111-4111-8111-111111111111" as Address;
 const bob = "22222222-2222-4222-8222-222222222222" as Address;
@@ -56,6 +59,15 @@ describe("decodeRunningRecord", () => {
     }
   });
 
+  // Issue 8: the pid namespace and boot id ride in extra fields, which other implementations ignore.
+  it("reads bootId and pidNamespace, and null or empty ones as absent", () => {
+    const full = { ...record, bootId: "11111111-2222-4333-8444-555555555555", pidNamespace: "pid:[4026531836]" };
+    expect(decode(full)._unsafeUnwrap()).toEqual(full);
+    const blank = decode({ ...record, bootId: null, pidNamespace: "" })._unsafeUnwrap();
+    expect("bootId" in blank || "pidNamespace" in blank).toBe(false);
+    expect(decode({ ...record, pidNamespace: 7 }).isErr()).toBe(true);
+  });
+
   it("tolerates extra fields and does not keep them", () => {
     expect(decode({ ...record, version: 3, extra: { a: 1 } })._unsafeUnwrap()).toEqual(record);
   });
@@ -100,6 +112,8 @@ describe("encodeRunningRecord", () => {
     expect(text.trimEnd()).not.toContain("\n");
     expect(decodeRunningRecord(text, alice)._unsafeUnwrap()).toEqual(record);
     const bare: RunningRecord = { address: alice, cwd: "/", pid: 1, state: "idle", waitingOn: "", updated: "" };
+    const extra: RunningRecord = { ...record, bootId: "b", pidNamespace: "pid:[1]" };
+    expect(decodeRunningRecord(encodeRunningRecord(extra), alice)._unsafeUnwrap()).toEqual(extra);
     expect(decodeRunningRecord(encodeRunningRecord(bare), alice)._unsafeUnwrap()).toEqual(bare);
   });
 
@@ -110,6 +124,7 @@ describe("encodeRunningRecord", () => {
       { ...record, address: "" },
       { ...record, address: "../x" },
       { ...record, state: "sleeping" as RunningRecord["state"] },
+      { ...record, pidNamespace: "" },
     ];
     for (const r of bad) {
       expect(() => encodeRunningRecord(r), JSON.stringify(r)).toThrow(/invalid running record/);
@@ -117,27 +132,90 @@ describe("encodeRunningRecord", () => {
   });
 });
 
-describe("recordLiveness", () => {
-  it("asks the probe about the record's pid and start token and returns its answer", () => {
-    const calls: [number, string | undefined][] = [];
-    const answer = recordLiveness(record, (pid, started) => {
-      calls.push([pid, started]);
-      return "gone";
+const here: ProcessIdentity = {
+  pid: 100,
+  started: "500",
+  bootId: "11111111-2222-4333-8444-555555555555",
+  pidNamespace: "pid:[4026531836]",
+};
+const nowMs = 1_714_557_600_000;
+const minuteMs = 60_000;
+const mine = { ...record, bootId: here.bootId!, pidNamespace: here.pidNamespace!, updated: isoFromMs(nowMs) };
+
+/** An examine that records its calls and answers `report`. */
+function examiner(report: ProcessReport) {
+  const calls: [number, string | undefined][] = [];
+  const examine = (pid: number, started: string | undefined) => {
+    calls.push([pid, started]);
+    return report;
+  };
+  return { calls, examine };
+}
+
+describe("judgeRecord", () => {
+  it("asks about the record's pid and start token and takes the answer: alive, unknown, stopped or gone", () => {
+    const alive = examiner({ liveness: "alive", stopped: false });
+    expect(judgeRecord(mine, here, nowMs, alive.examine)).toEqual({
+      kind: "running",
+      liveness: "alive",
+      stopped: false,
     });
-    expect(answer).toBe("gone");
-    expect(calls).toEqual([[4242, "1234567"]]);
+    expect(alive.calls).toEqual([[4242, "1234567"]]);
+    const stopped = examiner({ liveness: "alive", stopped: true });
+    expect(judgeRecord(mine, here, nowMs, stopped.examine)).toMatchObject({ kind: "running", stopped: true });
+    const unsure = examiner({ liveness: "unknown", stopped: false });
+    expect(judgeRecord(mine, here, nowMs, unsure.examine)).toMatchObject({ kind: "running", liveness: "unknown" });
+    expect(judgeRecord(mine, here, nowMs, examiner({ liveness: "gone", stopped: false }).examine)).toEqual({
+      kind: "gone",
+    });
   });
 
   // "A record without started ... is judged by the process id alone."
-  it("passes no start token for a record without one", () => {
+  it("passes no start token for a record without one, and judges a record without extra fields by pid and token", () => {
     const { started: _omit, ...withoutStarted } = record;
-    const seen: (string | undefined)[] = [];
-    expect(
-      recordLiveness(withoutStarted, (_pid, started) => {
-        seen.push(started);
-        return "alive";
-      }),
-    ).toBe("alive");
-    expect(seen).toEqual([undefined]);
+    const alive = examiner({ liveness: "alive", stopped: false });
+    expect(judgeRecord(withoutStarted, here, nowMs, alive.examine)).toMatchObject({ kind: "running" });
+    expect(alive.calls).toEqual([[4242, undefined]]);
+  });
+
+  it("judges a record of another boot gone without asking about its pid", () => {
+    const asked = examiner({ liveness: "alive", stopped: false });
+    const earlier = { ...mine, bootId: "99999999-2222-4333-8444-555555555555" };
+    expect(judgeRecord(earlier, here, nowMs, asked.examine)).toEqual({ kind: "gone" });
+    expect(asked.calls).toEqual([]);
+    // Where this machine's boot id cannot be read, the pid and token decide.
+    expect(judgeRecord(earlier, { ...here, bootId: undefined }, nowMs, asked.examine)).toMatchObject({
+      kind: "running",
+    });
+  });
+
+  // Issue 8: a pid recorded in another pid namespace names nothing (or someone else) here.
+  it("never asks about the pid of a record from another pid namespace: elsewhere, fresh for recordFreshMs", () => {
+    const asked = examiner({ liveness: "gone", stopped: false });
+    const sandboxed = { ...mine, pidNamespace: "pid:[4026532389]" };
+    expect(judgeRecord(sandboxed, here, nowMs, asked.examine)).toEqual({ kind: "elsewhere", fresh: true });
+    const edge = nowMs + recordFreshMs;
+    expect(judgeRecord(sandboxed, here, edge, asked.examine)).toEqual({ kind: "elsewhere", fresh: true });
+    expect(judgeRecord(sandboxed, here, edge + 1, asked.examine)).toEqual({ kind: "elsewhere", fresh: false });
+    expect(judgeRecord(sandboxed, here, nowMs - 60 * minuteMs, asked.examine)).toMatchObject({ fresh: true });
+    expect(judgeRecord({ ...sandboxed, updated: "" }, here, nowMs, asked.examine)).toMatchObject({ fresh: false });
+    expect(asked.calls).toEqual([]);
+  });
+
+  it("checks the namespace before the boot: another kernel's sandbox has its own boot id", () => {
+    const asked = examiner({ liveness: "alive", stopped: false });
+    const gvisor = { ...mine, pidNamespace: "pid:[1]", bootId: "99999999-2222-4333-8444-555555555555" };
+    expect(judgeRecord(gvisor, here, nowMs, asked.examine)).toEqual({ kind: "elsewhere", fresh: true });
+  });
+
+  it("treats a namespace it cannot compare (none readable here) as another", () => {
+    const asked = examiner({ liveness: "alive", stopped: false });
+    expect(judgeRecord(mine, { ...here, pidNamespace: undefined }, nowMs, asked.examine)).toMatchObject({
+      kind: "elsewhere",
+    });
+    const { pidNamespace: _omit, ...plain } = mine;
+    expect(judgeRecord(plain, { ...here, pidNamespace: undefined }, nowMs, asked.examine)).toMatchObject({
+      kind: "running",
+    });
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoFromMs } from "../../../src/domain/text/iso-time.js";
+import { isoFromMs, msFromIso } from "../../../src/domain/text/iso-time.js";
 
 describe("isoFromMs", () => {
   it("formats the epoch", () => {
@@ -33,5 +33,29 @@ describe("isoFromMs", () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe("msFromIso", () => {
+  it("reads back what isoFromMs writes, from 1970 to 2100 (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => {
+        expect(msFromIso(isoFromMs(ms))).toBe(ms);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("reads seconds without a fraction and cuts a longer fraction to milliseconds, as Date.parse does", () => {
+    for (const text of ["2024-02-29T23:59:59Z", "2024-03-01T00:00:00.5Z", "2023-11-14T22:13:20.123456789Z"]) {
+      expect(msFromIso(text)).toBe(Date.parse(text));
+    }
+  });
+
+  it("refuses any other text: offsets, no zone, out-of-range fields, empty", () => {
+    for (const text of ["", "2024-05-01", "2024-05-01T10:00:00", "2024-05-01T10:00:00+02:00", "2024-13-01T00:00:00Z"]) {
+      expect(msFromIso(text), text).toBeUndefined();
+    }
+    expect(msFromIso("2024-05-01T24:00:00Z")).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-export type WorkerName = "sender" | "recipient";
+export type WorkerName = "sender" | "recipient" | "idle-session";
 
 const workersFolder = fileURLToPath(new URL("../workers/", import.meta.url));
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { createFsMailStore } from "../../../src/adapters/fs/fs-mail-store.js";
 import { nodeFs } from "../../../src/adapters/node/node-fs.js";
+import { currentUid } from "../../../src/adapters/node/process-user.js";
 import type { Address } from "../../../src/domain/mail/address.js";
 import type { Envelope } from "../../../src/domain/mail/envelope.js";
 import type { MailStore } from "../../../src/ports/mail-store.js";
@@ -31,7 +32,7 @@ export interface Scene {
 export function newScene(scratch: string, script: string): Scene {
   const dir = join(scratch, `case-${++caseNumber}`);
   const root = join(dir, "mail");
-  const store = createFsMailStore({ fs: nodeFs, root });
+  const store = createFsMailStore({ fs: nodeFs, root, uid: currentUid() });
   store.openRoot()._unsafeUnwrap();
   return {
     root,

@@ -20,6 +20,7 @@ export function ask(
   signal: AskSignal | undefined,
 ): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>> {
   const { state } = ctx;
+  if (state.guest) return Promise.resolve(err({ kind: "not-owner" }));
   const written = writeAsk(ctx, to, body);
   if (written.isErr()) return Promise.resolve(err(written.error));
   const sent = written.value;

@@ -3,7 +3,7 @@ import type { AgentHost, NoticeLevel } from "../../../ports/agent-host.js";
 import type { Clock, TimerHandle } from "../../../ports/clock.js";
 import type { ConfigFile } from "../../../ports/config-file.js";
 import type { Entropy } from "../../../ports/entropy.js";
-import type { MailStore } from "../../../ports/mail-store.js";
+import type { MailStore, StoreError } from "../../../ports/mail-store.js";
 import type { ProcessProbe } from "../../../ports/process-probe.js";
 import type { Watcher, WatchHandle } from "../../../ports/watcher.js";
 import type { Address } from "../address.js";
@@ -11,6 +11,7 @@ import type { Envelope } from "../envelope.js";
 import type { HopState } from "../hop-rules.js";
 import type { OwedMail } from "../settle-rules.js";
 import type { BoundedIdSet } from "./bounded-id-set.js";
+import type { AutomaticReply } from "./outbox.js";
 
 export interface EngineOptions {
   store: MailStore;
@@ -69,10 +70,36 @@ export interface EngineState {
   pending: Map<string, PendingMail>;
   /** Mail injected for the model and not yet read, by id: its file name in cur/ (the claim journal). */
   unread: Map<string, string>;
+  /** Names claimed into cur/ whose read failed (EMFILE, EIO): journaled, read again at each poll. */
+  stranded: Map<string, StoreError>;
+  /** Journaled names a crash left that recovery has not reached yet; undefined until the journal
+   * was read. No claim happens before recovery is done. */
+  recovering: string[] | undefined;
+  /** Names the last listing of new/ found that are not claimed yet: a big inbox drains a slice per turn. */
+  queue: string[];
+  /** The last listing stopped at its bound: more waits than it named. */
+  listingTruncated: boolean;
+  /** A later slice of the drain is scheduled. */
+  drainScheduled: boolean;
+  /** Another process owns this address's inbox: this one sends, but claims and records nothing. */
+  guest: boolean;
+  /** Unique to this engine: names its owner record and the temp files of its attempts. */
+  ownerToken: string | undefined;
+  /** The owner record this process wrote while it owns the inbox. */
+  ownerText: string | undefined;
+  /** When ownership was last checked (a guest tries to take over, an owner checks it still is). */
+  ownerCheckedMs: number;
+  /** The identity of a start whose open failed, retried until it opens. */
+  opening: SessionIdentity | undefined;
+  /** An open failed since the last success: its success is told. */
+  openFailed: boolean;
+  openRetry: TimerHandle | undefined;
   /** The journal still lists mail read since it was written. */
   journalDirty: boolean;
   /** Read since the last settle (requests, asks, messages). */
   read: OwedMail[];
+  /** Answers of a settle that could not be written: still owed, tried again at each poll. */
+  owedReplies: AutomaticReply[];
   /** Requests held across stopped runs. */
   held: OwedMail[];
   /** Requests and asks this session received, by id, for session_mail_reply's checks. */
@@ -91,12 +118,14 @@ export interface EngineState {
   /** The target of an ask being written: the record says so before the ask can reach it. */
   asking: Address | undefined;
   listeners: InboundListener[];
+  /** Entries of new/ never read as mail that a notice named, at most hiddenNamesMax. */
+  hiddenNamed: number;
   warned: Set<string>;
   lastRecordText: string | undefined;
+  /** When this session last wrote its record (presence.ts refreshes it from the poll); unset until the first write. */
+  lastRecordWriteMs?: number;
   watch: WatchHandle | undefined;
   poll: TimerHandle | undefined;
-  /** Set on the later tick after start, once mail a crash left claimed is recovered: no claim before. */
-  ready: boolean;
   /** Inside sessionStarted: nothing is emitted from there. */
   starting: boolean;
   scanning: boolean;
@@ -115,6 +144,8 @@ export interface EngineState {
 export interface EngineContext extends EngineOptions {
   state: EngineState;
   warnOnce(key: string, text: string, level?: NoticeLevel): void;
+  /** Every notice goes through here: sanitized and bounded. */
+  notify(text: string, level: NoticeLevel): void;
   refreshFooter(): void;
   writeRecord(): void;
 }

@@ -1,18 +1,26 @@
 // Handing claimed mail to listeners and the model, exactly once; the claim journal it keeps.
-import type { ClaimOutcome } from "../../../ports/mail-store.js";
-import { claimBatchMax } from "../../limits.js";
+import type { ClaimOutcome, StoreError } from "../../../ports/mail-store.js";
+import { labelFieldCharsMax } from "../../limits.js";
+import { sanitizeField } from "../../text/sanitize.js";
 import type { Address } from "../address.js";
 import { decodeEnvelope, type Envelope } from "../envelope.js";
 import { onMailEntered } from "../hop-rules.js";
 import { frameMail, type QuotedRequest, type Sender } from "../labels.js";
-import type { EngineContext, InboundMail } from "./context.js";
+import { describePathSafety } from "../path-safety.js";
+import type { EngineContext, EngineState, InboundMail } from "./context.js";
 import { senderOf } from "./presence.js";
 
-/** Rewrites the journal from the mail injected and not yet read. */
+/** What the claim journal must name now: mail injected and not yet read, mail whose read failed
+ * after its claim, and what a crash left that recovery has not reached yet. */
+export function journalNames(state: EngineState): string[] {
+  return [...state.unread.values(), ...state.stranded.keys(), ...(state.recovering ?? [])];
+}
+
+/** Rewrites the journal from what it must name now. */
 export function writeJournal(ctx: EngineContext): void {
   const address = ctx.state.identity?.address;
   ctx.state.journalDirty = false;
-  if (address !== undefined) ctx.store.writeClaimJournal(address, [...ctx.state.unread.values()]);
+  if (address !== undefined) ctx.store.writeClaimJournal(address, journalNames(ctx.state));
 }
 
 /** Mail left the journal. Read mail is dropped from it lazily (at the next scan or poll): until
@@ -24,20 +32,6 @@ export function settleJournal(ctx: EngineContext, mailId: string, how: "read" | 
   else ctx.state.journalDirty = true;
 }
 
-/** After a restart: mail the journal says was being claimed, and that the host never showed. */
-export function recoverClaimed(ctx: EngineContext): void {
-  const address = ctx.state.identity?.address;
-  if (address === undefined) return;
-  const journal = ctx.store.readClaimJournal(address);
-  if (journal.isErr() || journal.value.length === 0) return;
-  const senders = new Map<string, Sender>();
-  for (const name of journal.value.slice(0, claimBatchMax)) {
-    const read = ctx.store.readCur(address, name);
-    if (read.isOk()) accept(ctx, read.value, senders, true);
-  }
-  writeJournal(ctx);
-}
-
 export function accept(
   ctx: EngineContext,
   outcome: ClaimOutcome,
@@ -46,6 +40,9 @@ export function accept(
 ): void {
   switch (outcome.kind) {
     case "gone":
+      return;
+    case "unread":
+      // Kept journaled by the caller and read again from cur/: nothing to deliver yet.
       return;
     case "set-aside":
       if (!recovering) {
@@ -128,7 +125,9 @@ function deliverReply(
   const { state } = ctx;
   for (const id of envelope.in_reply_to) state.awaiting.delete(id);
   const waiting = state.waiting;
-  if (waiting !== undefined && envelope.in_reply_to.includes(waiting.id)) {
+  // Only the ask's target answers it (a loop guard, not authentication): a reply from anyone else
+  // that names the ask is mail like any other.
+  if (waiting !== undefined && envelope.in_reply_to.includes(waiting.id) && envelope.from === waiting.to) {
     // The answer to the waiting ask is that tool call's result: neither emitted nor injected. It
     // stays journaled until the host says the result entered the conversation (messageEntered with
     // the reply's id): a crash before then shows it after the restart, as an answer nobody waits for.
@@ -176,14 +175,13 @@ export function settleQuiet(ctx: EngineContext): void {
   }
 }
 
+/** One lookup for all the ids a reply names (up to 50, against a sent/ that may hold thousands of
+ * copies); a copy the store cannot find or read is quoted by its id alone. */
 function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[] {
   const self = ctx.state.identity!.address;
-  return envelope.in_reply_to.map((id): QuotedRequest => {
-    const found = ctx.store.findSent(self, id);
-    if (found.isErr() || found.value === undefined) return { id, copy: undefined };
-    const decoded = decodeEnvelope(found.value.text);
-    return decoded.isOk() ? { id, copy: { envelope: decoded.value, path: found.value.path } } : { id, copy: undefined };
-  });
+  const found = envelope.in_reply_to.length === 0 ? undefined : ctx.store.findSentCopies(self, envelope.in_reply_to);
+  const copies = found?.isOk() ? found.value : undefined;
+  return envelope.in_reply_to.map((id): QuotedRequest => ({ id, copy: copies?.get(id) }));
 }
 
 /** Emits on message:inbound; true when a listener took the mail over, which counts for the hop count. */
@@ -227,6 +225,19 @@ function inject(
   }
 }
 
-export function describe(error: { kind: string; path?: string; message?: string }): string {
-  return error.kind === "io" ? (error.message ?? error.kind) : `${error.kind} ${error.path ?? ""}`.trim();
+export function describe(error: StoreError): string {
+  switch (error.kind) {
+    case "io":
+      return error.message;
+    case "not-a-folder":
+      return `${sanitizeField(error.path, labelFieldCharsMax)} is not a real folder`;
+    case "foreign-owner":
+    case "open-ancestor":
+    case "root-replaced":
+      return describePathSafety(error);
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
 }

@@ -4,13 +4,14 @@
 import type { Result } from "neverthrow";
 import type { NoticeLevel } from "../../../ports/agent-host.js";
 import type { StoreError } from "../../../ports/mail-store.js";
-import { claimBatchMax, rememberedIdsMax, tmpLeftoverAgeMs } from "../../limits.js";
+import { claimedNamesMax, noticeCharsMax, ownerCheckMs, rememberedIdsMax, tmpLeftoverAgeMs } from "../../limits.js";
+import { sanitizeField } from "../../text/sanitize.js";
 import { readConfig } from "../config.js";
 import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskSignal, ask } from "./ask.js";
 import { createBoundedIdSet } from "./bounded-id-set.js";
-import { claimHinted, scanInbox } from "./claim.js";
+import { claimHinted, recoverClaimed, retryStranded, scanInbox } from "./claim.js";
 import type {
   AskOutcome,
   EngineContext,
@@ -19,11 +20,21 @@ import type {
   InboundListener,
   SessionIdentity,
 } from "./context.js";
-import { recoverClaimed, settleJournal, settleQuiet, writeJournal } from "./inbox.js";
+import { settleJournal, settleQuiet, writeJournal } from "./inbox.js";
+import { openMailbox } from "./lifecycle.js";
 import { type ReplyError, replyToAsk, type SendError, type Sent, sendMessage, sendRequest } from "./outbox.js";
-import { findRunning, type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } from "./presence.js";
+import { releaseOwnership, stillOwner, takeOwnership } from "./ownership.js";
+import {
+  findRunning,
+  type ListedSession,
+  listSessions,
+  refreshOwnRecord,
+  removeOwnRecord,
+  writeOwnRecord,
+} from "./presence.js";
 import { pruneBoxes } from "./prune.js";
-import { settle } from "./settle.js";
+import { rootHolds } from "./root-guard.js";
+import { retryOwedReplies, settle } from "./settle.js";
 
 export type { AskSignal } from "./ask.js";
 
@@ -74,9 +85,22 @@ function initialState(): EngineState {
     hops: freshHops,
     pending: new Map(),
     unread: new Map(),
+    stranded: new Map(),
+    recovering: undefined,
+    queue: [],
+    listingTruncated: false,
+    drainScheduled: false,
+    opening: undefined,
+    guest: false,
+    ownerToken: undefined,
+    ownerText: undefined,
+    ownerCheckedMs: 0,
+    openFailed: false,
+    openRetry: undefined,
     journalDirty: false,
     read: [],
     held: [],
+    owedReplies: [],
     received: new Map(),
     answered: createBoundedIdSet(rememberedIdsMax),
     delivered: createBoundedIdSet(rememberedIdsMax),
@@ -86,15 +110,15 @@ function initialState(): EngineState {
     waiting: undefined,
     asking: undefined,
     listeners: [],
+    hiddenNamed: 0,
     warned: new Set(),
     lastRecordText: undefined,
     watch: undefined,
     poll: undefined,
-    ready: false,
     starting: false,
     scanning: false,
     rescan: false,
-    claimedNames: createBoundedIdSet(2 * claimBatchMax),
+    claimedNames: createBoundedIdSet(claimedNamesMax),
     footerStale: false,
     footerShown: undefined,
     polls: 0,
@@ -119,8 +143,10 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     warnOnce(key: string, text: string, level: NoticeLevel = "warning") {
       if (state.warned.has(key) || state.warned.size > rememberedIdsMax) return;
       state.warned.add(key);
-      options.host.notify(text, level);
+      ctx.notify(text, level);
     },
+    // Notices name file names, paths and errors a peer can shape: none reaches the UI raw.
+    notify: (text, level) => options.host.notify(sanitizeField(text, noticeCharsMax), level),
     refreshFooter() {
       if (state.closed) return;
       // A scan claims up to a batch of mail: one footer for all of it, when the scan ends.
@@ -146,13 +172,19 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
   const schedulePoll = () => {
     state.poll = options.clock.setTimer(options.pollIntervalMs, () => {
       if (state.closed) return;
+      if (!rootHolds(ctx)) return;
       state.polls++;
+      recoverClaimed(ctx, false);
+      retryStranded(ctx);
+      retryOwedReplies(ctx);
       scanInbox(ctx);
       const chores = state.startChores;
       state.startChores = undefined;
       chores?.();
       if (state.journalDirty) writeJournal(ctx);
       checkWaitingTarget();
+      refreshOwnRecord(ctx);
+      checkOwner();
       if (state.polls % 240 === 0) sweep();
       schedulePoll();
     });
@@ -168,32 +200,9 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     if (waiting !== undefined && findRunning(ctx, waiting.to) === undefined) waiting.finish({ kind: "target-gone" });
   };
 
-  // Mail a crash left claimed but never shown is delivered before anything new is claimed.
-  const becomeReady = () => {
-    if (state.ready) return;
-    state.ready = true;
-    recoverClaimed(ctx);
-  };
-
-  const start = (identity: SessionIdentity) => {
-    const opened = options.store.openRoot().andThen(() => options.store.openBox(identity.address));
-    if (opened.isErr()) {
-      ctx.warnOnce(
-        "open",
-        `The mailbox is off for this session: ${opened.error.kind === "io" ? opened.error.message : `${opened.error.path} is not a real folder`}`,
-        "error",
-      );
-      state.closed = true;
-      return;
-    }
-    if (opened.value.openToOthers) {
-      ctx.warnOnce(
-        "open-folder",
-        `This session's mailbox folder is open to other users. Run: chmod 700 ${opened.value.path}`,
-      );
-    }
-    const reading = readConfig(options.config.read(), options.config.path);
-    if (reading.problem !== undefined) ctx.warnOnce("config", reading.problem);
+  // What only the process that owns the inbox does: the record, the watch, recovery and claims.
+  const own = (identity: SessionIdentity) => {
+    state.guest = false;
     writeOwnRecord(ctx);
     if (options.watch) {
       state.watch = options.watcher.watch(`${options.store.root}/${identity.address}/new`, (name) => {
@@ -201,11 +210,35 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       });
     }
     // Never inside the start call: listeners rebuild their state in their own session_start first.
+    // Mail a crash left claimed but never shown is delivered before anything new is claimed.
     options.clock.defer(() => {
-      if (state.closed) return;
-      becomeReady();
-      scanInbox(ctx);
+      if (!state.closed) recoverClaimed(ctx, false);
     });
+  };
+
+  const checkOwner = () => {
+    const now = options.clock.now();
+    if (now - state.ownerCheckedMs < ownerCheckMs || state.identity === undefined) return;
+    state.ownerCheckedMs = now;
+    if (state.guest) {
+      if (!takeOwnership(ctx)) return;
+      ctx.notify("This process now holds this session's mailbox: mail to it is read here.", "info");
+      own(state.identity);
+      return;
+    }
+    if (stillOwner(ctx)) return;
+    // Another process holds it now: stop claiming; what this one showed stays shown.
+    state.guest = true;
+    state.watch?.close();
+    state.watch = undefined;
+  };
+
+  const start = (identity: SessionIdentity) => {
+    const reading = readConfig(options.config.read(), options.config.path);
+    if (reading.problem !== undefined) ctx.warnOnce("config", reading.problem);
+    state.ownerCheckedMs = options.clock.now();
+    if (takeOwnership(ctx)) own(identity);
+    else state.guest = true;
     // The tmp/ sweep and the prune read every mailbox folder: they wait for the first poll, off
     // the path of Pi's start (until Pi answers its first request, every millisecond shows).
     state.startChores = () => {
@@ -217,17 +250,17 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
 
   const engine: MailboxEngine = {
     sessionStarted(identity) {
-      if (state.identity !== undefined || state.closed) return;
-      state.identity = { ...identity };
+      if (state.identity !== undefined || state.opening !== undefined || state.closed) return;
       state.starting = true;
       try {
-        start(identity);
+        openMailbox(ctx, { ...identity }, () => start(state.identity!));
       } finally {
         state.starting = false;
       }
       ctx.refreshFooter();
     },
     renamed(name) {
+      if (state.opening !== undefined) state.opening.name = name;
       if (state.identity === undefined || state.closed) return;
       state.identity.name = name;
       writeOwnRecord(ctx);
@@ -270,7 +303,9 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       state.closed = true;
       state.watch?.close();
       state.poll?.cancel();
+      state.openRetry?.cancel();
       removeOwnRecord(ctx);
+      releaseOwnership(ctx);
       if (state.identity !== undefined) options.store.release(state.identity.address);
       options.host.setStatus(undefined);
     },
@@ -281,9 +316,11 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       };
     },
     scan() {
-      // An explicit scan (message:scan) after start may run the start-up claim early, never inside it.
-      if (state.identity !== undefined && !state.starting) becomeReady();
-      scanInbox(ctx);
+      // An explicit scan (message:scan) after start may run the start-up claim early, never inside it;
+      // it claims everything waiting before it returns.
+      if (state.identity === undefined || state.starting) return;
+      recoverClaimed(ctx, true);
+      scanInbox(ctx, true);
     },
     identity: () => (state.identity === undefined ? undefined : { ...state.identity }),
     list: () => listSessions(ctx),

@@ -10,7 +10,8 @@ import { readConfig } from "../config.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
 import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
 import type { EngineContext } from "./context.js";
-import { addressees, findRunning, listSessions, writeOwnRecord } from "./presence.js";
+import { describe } from "./inbox.js";
+import { addressees, findRunning, findSession, listSessions, writeOwnRecord } from "./presence.js";
 
 export type SendError =
   | { kind: "no-session" }
@@ -20,8 +21,12 @@ export type SendError =
   | { kind: "body-too-large"; bytes: number; max: number }
   | HopRefusal
   | { kind: "not-running"; to: Address }
+  /** The target's process is stopped (Ctrl-Z): it could not answer before it is continued. */
+  | { kind: "target-stopped"; to: Address }
   | { kind: "ask-waiting"; on: Address }
   | { kind: "deadlock"; to: Address }
+  /** This process is a guest (the session is open twice): an answer would reach the other one. */
+  | { kind: "not-owner" }
   | { kind: "store"; error: StoreError };
 
 export interface Sent {
@@ -29,6 +34,8 @@ export interface Sent {
   path: string;
   /** Whether the recipient has a running record right now. */
   recipientRunning: boolean;
+  /** Sent, but the fsync of the recipient's new/ failed: it may not survive a power cut. */
+  unsynced: StoreError | undefined;
 }
 
 function self(ctx: EngineContext): Result<Address, SendError> {
@@ -75,14 +82,16 @@ function write(
   };
   const delivered = ctx.store.deliver(envelope, now, { durable: ctx.durable });
   if (delivered.isErr()) return err({ kind: "store", error: delivered.error });
+  // From here on the mail is in the recipient's new/: whatever fails next, it was sent.
+  const { path, unsynced } = delivered.value;
   if (fields.kind !== "reply") {
     const kept = ctx.store.keepSent(envelope, now);
-    if (kept.isErr()) ctx.warnOnce("sent-copy", `Could not keep a copy in sent/: ${kept.error.kind}`);
+    if (kept.isErr()) ctx.warnOnce("sent-copy", `Could not keep a copy in sent/: ${describe(kept.error)}`);
     if (fields.kind !== "message") ctx.state.awaiting.add(envelope.id);
   }
   const recipientRunning = findRunning(ctx, fields.to) !== undefined;
   ctx.refreshFooter();
-  return ok({ envelope, path: delivered.value.path, recipientRunning });
+  return ok({ envelope, path, recipientRunning, unsynced });
 }
 
 /** A request on the user's behalf. `/mailbox` resolves names and carries 0 hops; `message:send`
@@ -130,9 +139,10 @@ export function writeAsk(ctx: EngineContext, to: string, body: string): Result<S
     .andThen(() => resolveRecipient(ctx, to))
     .andThen((address) => checkBody(body).map(() => address))
     .andThen((address) => {
-      const target = findRunning(ctx, address);
+      const target = findSession(ctx, address);
       if (target === undefined) return err<Address, SendError>({ kind: "not-running", to: address });
-      if (target.waitingOn === ctx.state.identity!.address)
+      if (target.stopped) return err<Address, SendError>({ kind: "target-stopped", to: address });
+      if (target.record.waitingOn === ctx.state.identity!.address)
         return err<Address, SendError>({ kind: "deadlock", to: address });
       const refusal = checkHopLimit(ctx.state.hops, hopLimit(ctx));
       return refusal === undefined ? ok(address) : err<Address, SendError>(refusal);
@@ -187,25 +197,32 @@ export function replyToAsk(ctx: EngineContext, askId: string, body: string): Res
 }
 
 /** An automatic answer at settle: carries the count, never refused, cut to the size limit. */
-export function writeAutomaticReply(
-  ctx: EngineContext,
-  reply: { to: Address; inReplyTo: string[]; status: ReplyStatus; body: string },
-): void {
+export interface AutomaticReply {
+  to: Address;
+  inReplyTo: string[];
+  status: ReplyStatus;
+  body: string;
+  hops: number;
+}
+
+/** Writes an answer of a settle; false when it could not be written (it is still owed). */
+export function writeAutomaticReply(ctx: EngineContext, reply: AutomaticReply): boolean {
   const { text, cut } = cutUtf8(reply.body, sendBodyBytesMax - 200);
   const body = cut ? `${text}\n\n[The answer was cut at ${sendBodyBytesMax / 1024} KiB.]` : text;
   const sent = write(ctx, {
     to: reply.to,
     kind: "reply",
-    hops: ctx.state.hops.count,
+    hops: reply.hops,
     body,
     inReplyTo: reply.inReplyTo,
     status: reply.status,
   });
-  if (sent.isErr()) {
-    ctx.warnOnce(
-      `reply:${reply.inReplyTo.join(",")}`,
-      `Could not write the answer to ${reply.to}: ${sent.error.kind}`,
-      "error",
-    );
-  }
+  if (sent.isOk()) return true;
+  const why = sent.error.kind === "store" ? describe(sent.error.error) : sent.error.kind;
+  ctx.warnOnce(
+    `reply:${reply.inReplyTo.join(",")}`,
+    `Could not write the answer to ${reply.to} (${why}); it is kept and tried again at each poll.`,
+    "error",
+  );
+  return false;
 }

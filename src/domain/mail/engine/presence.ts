@@ -1,10 +1,11 @@
 // This session's running record, and what the records of the others say.
 import type { Liveness } from "../../../ports/process-probe.js";
+import { recordRefreshIntervalMs } from "../../limits.js";
 import { isoFromMs } from "../../text/iso-time.js";
 import type { Address } from "../address.js";
 import type { Addressee } from "../addressing.js";
 import type { Sender } from "../labels.js";
-import { decodeRunningRecord, encodeRunningRecord, type RunningRecord } from "../running-record.js";
+import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";
 import type { EngineContext } from "./context.js";
 
 export interface ListedSession {
@@ -14,24 +15,43 @@ export interface ListedSession {
   state: "idle" | "busy";
   waitingOn: string;
   liveness: Liveness;
+  /** Its process is stopped (Ctrl-Z): it reads no mail until it is continued. */
+  stopped: boolean;
+  /** Its record comes from another pid namespace (a sandbox, a container): its process cannot be
+   * checked from here; it is listed while its record is fresh. */
+  elsewhere: boolean;
   self: boolean;
+}
+
+/** A record judged to belong to a running session. */
+export interface JudgedRecord {
+  record: RunningRecord;
+  liveness: Liveness;
+  stopped: boolean;
+  elsewhere: boolean;
 }
 
 export function writeOwnRecord(ctx: EngineContext): void {
   const { state } = ctx;
-  if (state.identity === undefined || state.closed) return;
+  // A guest leaves the record to the process that owns the inbox.
+  if (state.identity === undefined || state.closed || state.guest) return;
   const me = ctx.probe.self();
+  const now = ctx.clock.now();
   const record: RunningRecord = {
     address: state.identity.address,
     cwd: state.identity.cwd,
     pid: me.pid,
     state: state.busy ? "busy" : "idle",
     waitingOn: state.waiting?.to ?? state.asking ?? "",
-    updated: isoFromMs(ctx.clock.now()),
+    updated: isoFromMs(now),
   };
   if (state.identity.name !== undefined && state.identity.name !== "") record.name = state.identity.name;
   if (me.started !== undefined) record.started = me.started;
+  if (me.bootId !== undefined) record.bootId = me.bootId;
+  if (me.pidNamespace !== undefined) record.pidNamespace = me.pidNamespace;
   const text = encodeRunningRecord(record);
+  // Set before the write: a failing disk is tried again at the next refresh, not at every poll.
+  state.lastRecordWriteMs = now;
   const written = ctx.store.writeRunning(state.identity.address, text);
   if (written.isErr()) {
     ctx.warnOnce(
@@ -43,6 +63,15 @@ export function writeOwnRecord(ctx: EngineContext): void {
   state.lastRecordText = text;
 }
 
+/** Rewrites the record once its last write is `recordRefreshIntervalMs` old (or the clock went
+ * back): a reader in another pid namespace knows this session runs only by a fresh `updated`. */
+export function refreshOwnRecord(ctx: EngineContext): void {
+  const last = ctx.state.lastRecordWriteMs;
+  const now = ctx.clock.now();
+  if (last !== undefined && now >= last && now - last < recordRefreshIntervalMs) return;
+  writeOwnRecord(ctx);
+}
+
 export function removeOwnRecord(ctx: EngineContext): void {
   const { identity, lastRecordText } = ctx.state;
   if (identity === undefined || lastRecordText === undefined) return;
@@ -50,22 +79,29 @@ export function removeOwnRecord(ctx: EngineContext): void {
   ctx.state.lastRecordText = undefined;
 }
 
-/** Reads one record and judges it; a record whose process is gone is deleted by its reader. */
-function judge(
-  ctx: EngineContext,
-  address: Address,
-  text: string,
-): { record: RunningRecord; liveness: Liveness } | undefined {
+/** Reads one record and judges it; a record whose process is gone is deleted by its reader, one
+ * from another pid namespace never is (it is left out once stale). */
+function judge(ctx: EngineContext, address: Address, text: string): JudgedRecord | undefined {
   const decoded = decodeRunningRecord(text, address);
   if (decoded.isErr()) return undefined;
   const record = decoded.value;
-  const self = ctx.state.identity?.address === address;
-  const liveness = self ? "alive" : ctx.probe.check(record.pid, record.started);
-  if (liveness === "gone") {
-    ctx.store.removeRunning(address, text);
-    return undefined;
+  if (ctx.state.identity?.address === address) return { record, liveness: "alive", stopped: false, elsewhere: false };
+  const verdict = judgeRecord(record, ctx.probe.self(), ctx.clock.now(), (pid, started) =>
+    ctx.probe.examine(pid, started),
+  );
+  switch (verdict.kind) {
+    case "gone":
+      ctx.store.removeRunning(address, text);
+      return undefined;
+    case "elsewhere":
+      return verdict.fresh ? { record, liveness: "unknown", stopped: false, elsewhere: true } : undefined;
+    case "running":
+      return { record, liveness: verdict.liveness, stopped: verdict.stopped, elsewhere: false };
+    default: {
+      const never: never = verdict;
+      return never;
+    }
   }
-  return { record, liveness };
 }
 
 /** Every running session, in every agent directory, this one included. */
@@ -77,7 +113,7 @@ export function listSessions(ctx: EngineContext): ListedSession[] {
   for (const entry of entries.value) {
     const judged = judge(ctx, entry.address, entry.text);
     if (judged === undefined) continue;
-    const { record, liveness } = judged;
+    const { record, liveness, stopped, elsewhere } = judged;
     sessions.push({
       address: entry.address,
       name: record.name,
@@ -85,6 +121,8 @@ export function listSessions(ctx: EngineContext): ListedSession[] {
       state: record.state,
       waitingOn: record.waitingOn,
       liveness,
+      stopped,
+      elsewhere,
       self: entry.address === self,
     });
   }
@@ -95,11 +133,16 @@ export function addressees(sessions: readonly ListedSession[]): Addressee[] {
   return sessions.map((s) => ({ address: s.address, name: s.name }));
 }
 
-/** The running session at `address`, or undefined when it is not running. */
-export function findRunning(ctx: EngineContext, address: Address): RunningRecord | undefined {
+/** The running session at `address` as judged now, or undefined when it is not running. */
+export function findSession(ctx: EngineContext, address: Address): JudgedRecord | undefined {
   const text = ctx.store.readRunning(address);
   if (text.isErr() || text.value === undefined) return undefined;
-  return judge(ctx, address, text.value)?.record;
+  return judge(ctx, address, text.value);
+}
+
+/** The running session at `address`, or undefined when it is not running. */
+export function findRunning(ctx: EngineContext, address: Address): RunningRecord | undefined {
+  return findSession(ctx, address)?.record;
 }
 
 /** The sender as a label shows it: its name and cwd while it runs; only its id once it has closed. */

@@ -15,8 +15,9 @@ export function pruneBoxes(ctx: EngineContext, olderThanDays: number | undefined
   let removed = 0;
   for (const box of boxes.value) {
     if (!mayPrune(box, context)) continue;
-    if (ctx.store.removeBox(box.address).isOk()) removed++;
+    const gone = ctx.store.removeBox(box.address);
+    if (gone.isOk() && gone.value) removed++;
   }
-  if (olderThanDays !== undefined && removed > 0) ctx.host.notify(describePruned(removed), "info");
+  if (olderThanDays !== undefined && removed > 0) ctx.notify(describePruned(removed), "info");
   return ok(removed);
 }

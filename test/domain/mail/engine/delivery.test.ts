@@ -11,8 +11,11 @@ describe("delivery: how each kind reaches the model", () => {
     const alice = h.launch("alice");
     const bob = h.launch("bob");
     const carol = h.launch("carol");
+    // A millisecond apart: mail sent in the same millisecond sorts by its (random) id.
     expect(bob.engine.request("alice", "Please run the tests.", "command").isOk()).toBe(true);
+    h.clock.advance(1);
     void carol.engine.ask("alice", "What is the port?", undefined);
+    h.clock.advance(1);
     expect(bob.engine.send("alice", "FYI: the build is green.").isOk()).toBe(true);
     h.hint("alice");
 

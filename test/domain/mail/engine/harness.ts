@@ -3,8 +3,12 @@
 import type { Volume } from "memfs";
 import { createFsMailStore } from "../../../../src/adapters/fs/fs-mail-store.js";
 import { createManualWatcher, type ManualWatcher } from "../../../../src/adapters/memory/manual-watcher.js";
-import { createMemoryFs } from "../../../../src/adapters/memory/memory-fs.js";
-import { createProcessTable, type ProcessTable } from "../../../../src/adapters/memory/process-table.js";
+import { createMemoryFs, memoryFsUid } from "../../../../src/adapters/memory/memory-fs.js";
+import {
+  createProcessTable,
+  type ProcessTable,
+  type SpawnOptions,
+} from "../../../../src/adapters/memory/process-table.js";
 import { createSeededEntropy } from "../../../../src/adapters/memory/seeded-entropy.js";
 import { createVirtualClock, type VirtualClock } from "../../../../src/adapters/memory/virtual-clock.js";
 import type { Address } from "../../../../src/domain/mail/address.js";
@@ -50,6 +54,9 @@ export interface Session {
   enterAll(): string[];
   /** runStarted, enterAll, runSettled done with `text`. */
   completeRun(text: string): void;
+  /** This process dies without a shutdown (like Harness.crash, for a session whose name a later
+   * start on the same address took over). */
+  crash(): void;
 }
 
 export interface StartOptions {
@@ -59,6 +66,8 @@ export interface StartOptions {
   watch?: boolean;
   /** Called inside host.notify, i.e. possibly inside sessionStarted's own stack. */
   onNotice?: (session: Session) => void;
+  /** How its process starts (default: the host's pid namespace, a readable start token). */
+  spawn?: SpawnOptions;
 }
 
 export interface Harness {
@@ -142,12 +151,12 @@ export function createHarness(): Harness {
   const folder = (name: Name, box: string) => `${mailRoot}/${addressOf[name]}/${box}`;
 
   const start = (name: Name, options: StartOptions = {}): Session => {
-    const identity = table.spawn();
+    const identity = table.spawn(options.spawn);
     const live = new Set<TimerHandle>();
     let alive = true;
     const host = createRecordingHost(() => options.onNotice?.(session));
     const engine = createMailboxEngine({
-      store: createFsMailStore({ fs, root: mailRoot }),
+      store: createFsMailStore({ fs, root: mailRoot, uid: memoryFsUid }),
       probe: table.probeFor(identity.pid),
       clock: trackedClock(clock, live, () => alive),
       watcher,
@@ -185,12 +194,18 @@ export function createHarness(): Harness {
         session.enterAll();
         engine.runSettled({ kind: "done", text });
       },
+      crash: () => {},
     };
     // The crash switch lives with the process, so a crashed engine's timers and deferred work stop.
-    crashes.set(name, () => {
+    const crash = () => {
       alive = false;
       for (const handle of [...live]) handle.cancel();
-    });
+    };
+    session.crash = () => {
+      table.crash(identity.pid);
+      crash();
+    };
+    crashes.set(name, crash);
     sessions.set(name, session);
     if (options.listener !== undefined) engine.onInbound(options.listener);
     engine.sessionStarted({ address: addressOf[name], name, cwd: session.cwd });

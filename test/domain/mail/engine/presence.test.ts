@@ -6,10 +6,10 @@ import { addressOf, createHarness, mailRoot } from "./harness.js";
 describe("the running record", () => {
   // "At session start each session writes an owner-only record to <mail root>/running/<address>.json. It holds
   // the session's address, Pi session name, working directory, process id, idle or busy state, waitingOn ... and updated"
-  it("is written at sessionStarted with address, name, cwd, pid, started, idle, empty waitingOn and updated", () => {
+  it("is written at sessionStarted with address, name, cwd, pid, started, bootId, pidNamespace, idle, empty waitingOn and updated", () => {
     const h = createHarness();
     const alice = h.start("alice");
-    const started = h.table.probeFor(alice.pid).self().started;
+    const { started, bootId, pidNamespace } = h.table.probeFor(alice.pid).self();
     expect(started).toEqual(expect.any(String));
     expect(h.record("alice")).toEqual({
       address: addressOf.alice,
@@ -17,6 +17,8 @@ describe("the running record", () => {
       cwd: "/work/alice",
       pid: alice.pid,
       started,
+      bootId,
+      pidNamespace,
       state: "idle",
       waitingOn: "",
       updated: isoFromMs(h.clock.now()),
@@ -91,6 +93,8 @@ describe("list()", () => {
         state: "idle",
         waitingOn: "",
         liveness: "alive",
+        stopped: false,
+        elsewhere: false,
         self: true,
       },
       {
@@ -100,6 +104,8 @@ describe("list()", () => {
         state: "busy",
         waitingOn: "",
         liveness: "alive",
+        stopped: false,
+        elsewhere: false,
         self: false,
       },
     ]);

@@ -1,0 +1,95 @@
+// One process owns an address's inbox. Pi does not stop a session id from running twice (`pi -c`
+// in two panes, `--session-id` twice); two owners would share one claim journal, answer each
+// other's asks and delete each other's running record. The second process is a guest: it sends,
+// but claims nothing, writes no record and prunes nothing of its own, until the owner is gone.
+import { integer, record, text } from "../../shape.js";
+import type { EngineContext } from "./context.js";
+import { describe } from "./inbox.js";
+
+/** Tries to take a holder over that often: a twin closing makes the other one the owner. */
+const attemptsMax = 3;
+
+interface Holder {
+  pid: number;
+  started: string | undefined;
+  token: string;
+}
+
+const holderShape = record({ pid: integer(1), started: text(), token: text({ minLength: 1 }) }, ["started"]);
+
+function parseHolder(text: string): Holder | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (holderShape(raw, "") !== undefined) return undefined;
+  const holder = raw as { pid: number; started?: string; token: string };
+  return { pid: holder.pid, started: holder.started, token: holder.token };
+}
+
+/** Whether this process owns its inbox now, taking it when nobody does or its holder is gone. */
+export function takeOwnership(ctx: EngineContext): boolean {
+  const { state } = ctx;
+  const address = state.identity?.address;
+  if (address === undefined) return false;
+  const me = ctx.probe.self();
+  state.ownerToken ??= ctx.entropy.uuid();
+  const token = state.ownerToken;
+  const mine = `${JSON.stringify(me.started === undefined ? { pid: me.pid, token } : { pid: me.pid, started: me.started, token })}\n`;
+  let claim = ctx.store.claimOwner(address, token, mine);
+  for (let attempt = 0; attempt < attemptsMax && claim.isOk() && claim.value.kind === "held"; attempt++) {
+    const held = claim.value.text;
+    if (held === mine) break;
+    const holder = parseHolder(held);
+    // A record nobody can judge is respected: better a guest than two owners.
+    if (holder === undefined || ctx.probe.check(holder.pid, holder.started) !== "gone") {
+      noteGuest(ctx, holder);
+      return false;
+    }
+    claim = ctx.store.replaceOwner(address, held, token, mine);
+  }
+  if (claim.isErr()) {
+    ctx.warnOnce(
+      `owner:${describe(claim.error)}`,
+      `Could not take this session's mailbox for this process: ${describe(claim.error)}. It only sends until it can; trying again at each poll.`,
+    );
+    return false;
+  }
+  if (claim.value.kind === "held" && claim.value.text !== mine) {
+    noteGuest(ctx, parseHolder(claim.value.text));
+    return false;
+  }
+  state.ownerText = mine;
+  return true;
+}
+
+function noteGuest(ctx: EngineContext, holder: Holder | undefined): void {
+  const who = holder === undefined ? "another process" : `another process (pid ${holder.pid})`;
+  ctx.warnOnce(
+    `guest:${holder?.token ?? ""}`,
+    `This session's mailbox is held by ${who}: the same session is open twice (pi -c or --session-id in two terminals). This one sends, but mail to this session is read by the other one; close one of them.`,
+  );
+}
+
+/** Whether the owner record still names this process (a folder restored from a backup, or one
+ * removed by hand, loses it: it is taken again). */
+export function stillOwner(ctx: EngineContext): boolean {
+  const { state } = ctx;
+  const address = state.identity?.address;
+  if (address === undefined || state.ownerText === undefined) return false;
+  const held = ctx.store.readOwner(address);
+  if (held.isOk() && held.value === state.ownerText) return true;
+  state.ownerText = undefined;
+  return takeOwnership(ctx);
+}
+
+/** Lets the inbox go at shutdown, so a twin (or the next start) takes it at once. */
+export function releaseOwnership(ctx: EngineContext): void {
+  const { state } = ctx;
+  const address = state.identity?.address;
+  if (address === undefined || state.ownerText === undefined) return;
+  ctx.store.releaseOwner(address, state.ownerText);
+  state.ownerText = undefined;
+}
