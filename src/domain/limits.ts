@@ -60,6 +60,8 @@ export const ownerCheckMs = 5_000;
 export const startRetryMs = 5_000;
 /** A file in tmp/ older than this is a crashed writer's leftover and is removed. */
 export const tmpLeftoverAgeMs = 60 * 60 * 1000;
+/** The tmp/ sweep runs every this many polls (once a minute at the 250 ms poll). */
+export const sweepEveryPolls = 240;
 /** Leftovers removed from tmp/ per sweep. */
 export const tmpSweepMax = 1_000;
 /** Defaults of `session-mail.json`. */

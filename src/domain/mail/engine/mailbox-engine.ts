@@ -4,14 +4,13 @@
 import type { Result } from "neverthrow";
 import type { NoticeLevel } from "../../../ports/agent-host.js";
 import type { StoreError } from "../../../ports/mail-store.js";
-import { claimedNamesMax, noticeCharsMax, ownerCheckMs, rememberedIdsMax, tmpLeftoverAgeMs } from "../../limits.js";
+import { claimedNamesMax, noticeCharsMax, rememberedIdsMax } from "../../limits.js";
 import { sanitizeField } from "../../text/sanitize.js";
-import { readConfig } from "../config.js";
 import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskSignal, ask } from "./ask.js";
 import { createBoundedIdSet } from "./bounded-id-set.js";
-import { claimHinted, recoverClaimed, retryStranded, scanInbox } from "./claim.js";
+import { recoverClaimed, scanInbox } from "./claim.js";
 import type {
   AskOutcome,
   EngineContext,
@@ -21,20 +20,12 @@ import type {
   SessionIdentity,
 } from "./context.js";
 import { settleJournal, settleQuiet, writeJournal } from "./inbox.js";
-import { openMailbox } from "./lifecycle.js";
+import { beginSession } from "./lifecycle.js";
 import { type ReplyError, replyToAsk, type SendError, type Sent, sendMessage, sendRequest } from "./outbox.js";
-import { releaseOwnership, stillOwner, takeOwnership } from "./ownership.js";
-import {
-  findRunning,
-  type ListedSession,
-  listSessions,
-  refreshOwnRecord,
-  removeOwnRecord,
-  writeOwnRecord,
-} from "./presence.js";
+import { releaseOwnership } from "./ownership.js";
+import { type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
-import { rootHolds } from "./root-guard.js";
-import { retryOwedReplies, settle } from "./settle.js";
+import { settle } from "./settle.js";
 
 export type { AskSignal } from "./ask.js";
 
@@ -169,91 +160,12 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     awaiting: state.awaiting.size,
   });
 
-  const schedulePoll = () => {
-    state.poll = options.clock.setTimer(options.pollIntervalMs, () => {
-      if (state.closed) return;
-      if (!rootHolds(ctx)) return;
-      state.polls++;
-      recoverClaimed(ctx, false);
-      retryStranded(ctx);
-      retryOwedReplies(ctx);
-      scanInbox(ctx);
-      const chores = state.startChores;
-      state.startChores = undefined;
-      chores?.();
-      if (state.journalDirty) writeJournal(ctx);
-      checkWaitingTarget();
-      refreshOwnRecord(ctx);
-      checkOwner();
-      if (state.polls % 240 === 0) sweep();
-      schedulePoll();
-    });
-  };
-
-  const sweep = () => {
-    const address = state.identity?.address;
-    if (address !== undefined) options.store.sweepTmp(address, options.clock.now(), tmpLeftoverAgeMs);
-  };
-
-  const checkWaitingTarget = () => {
-    const waiting = state.waiting;
-    if (waiting !== undefined && findRunning(ctx, waiting.to) === undefined) waiting.finish({ kind: "target-gone" });
-  };
-
-  // What only the process that owns the inbox does: the record, the watch, recovery and claims.
-  const own = (identity: SessionIdentity) => {
-    state.guest = false;
-    writeOwnRecord(ctx);
-    if (options.watch) {
-      state.watch = options.watcher.watch(`${options.store.root}/${identity.address}/new`, (name) => {
-        if (!state.closed) claimHinted(ctx, name);
-      });
-    }
-    // Never inside the start call: listeners rebuild their state in their own session_start first.
-    // Mail a crash left claimed but never shown is delivered before anything new is claimed.
-    options.clock.defer(() => {
-      if (!state.closed) recoverClaimed(ctx, false);
-    });
-  };
-
-  const checkOwner = () => {
-    const now = options.clock.now();
-    if (now - state.ownerCheckedMs < ownerCheckMs || state.identity === undefined) return;
-    state.ownerCheckedMs = now;
-    if (state.guest) {
-      if (!takeOwnership(ctx)) return;
-      ctx.notify("This process now holds this session's mailbox: mail to it is read here.", "info");
-      own(state.identity);
-      return;
-    }
-    if (stillOwner(ctx)) return;
-    // Another process holds it now: stop claiming; what this one showed stays shown.
-    state.guest = true;
-    state.watch?.close();
-    state.watch = undefined;
-  };
-
-  const start = (identity: SessionIdentity) => {
-    const reading = readConfig(options.config.read(), options.config.path);
-    if (reading.problem !== undefined) ctx.warnOnce("config", reading.problem);
-    state.ownerCheckedMs = options.clock.now();
-    if (takeOwnership(ctx)) own(identity);
-    else state.guest = true;
-    // The tmp/ sweep and the prune read every mailbox folder: they wait for the first poll, off
-    // the path of Pi's start (until Pi answers its first request, every millisecond shows).
-    state.startChores = () => {
-      sweep();
-      pruneBoxes(ctx, reading.config.pruneAfterDays);
-    };
-    schedulePoll();
-  };
-
   const engine: MailboxEngine = {
     sessionStarted(identity) {
       if (state.identity !== undefined || state.opening !== undefined || state.closed) return;
       state.starting = true;
       try {
-        openMailbox(ctx, { ...identity }, () => start(state.identity!));
+        beginSession(ctx, { ...identity });
       } finally {
         state.starting = false;
       }

@@ -3,6 +3,8 @@
 // other's asks and delete each other's running record. The second process is a guest: it sends,
 // but claims nothing, writes no record and prunes nothing of its own, until the owner is gone.
 import { integer, record, text } from "../../shape.js";
+import type { Address } from "../address.js";
+import { decodeRunningRecord, isFreshRecord } from "../running-record.js";
 import type { EngineContext } from "./context.js";
 import { describe } from "./inbox.js";
 
@@ -13,9 +15,14 @@ interface Holder {
   pid: number;
   started: string | undefined;
   token: string;
+  pidNamespace: string | undefined;
+  bootId: string | undefined;
 }
 
-const holderShape = record({ pid: integer(1), started: text(), token: text({ minLength: 1 }) }, ["started"]);
+const holderShape = record(
+  { pid: integer(1), started: text(), token: text({ minLength: 1 }), pidNamespace: text(), bootId: text() },
+  ["started", "pidNamespace", "bootId"],
+);
 
 function parseHolder(text: string): Holder | undefined {
   let raw: unknown;
@@ -25,8 +32,34 @@ function parseHolder(text: string): Holder | undefined {
     return undefined;
   }
   if (holderShape(raw, "") !== undefined) return undefined;
-  const holder = raw as { pid: number; started?: string; token: string };
-  return { pid: holder.pid, started: holder.started, token: holder.token };
+  const { pid, started, token, pidNamespace, bootId } = raw as Partial<Holder> & { pid: number; token: string };
+  return { pid, started, token, pidNamespace, bootId };
+}
+
+/** This process as an owner record names it. */
+function ownerText(ctx: EngineContext, token: string): string {
+  const me = ctx.probe.self();
+  const fields: Partial<Holder> = { pid: me.pid, token };
+  if (me.started !== undefined) fields.started = me.started;
+  if (me.pidNamespace !== undefined) fields.pidNamespace = me.pidNamespace;
+  if (me.bootId !== undefined) fields.bootId = me.bootId;
+  return `${JSON.stringify(fields)}\n`;
+}
+
+/** Whether the holder is provably gone. A holder in another pid namespace cannot be checked by
+ * pid: the running record it keeps fresh (rewritten every minute) says whether it still runs. */
+function holderGone(ctx: EngineContext, address: Address, holder: Holder): boolean {
+  const me = ctx.probe.self();
+  if (holder.pidNamespace !== undefined && holder.pidNamespace !== me.pidNamespace) {
+    const text = ctx.store.readRunning(address);
+    if (text.isErr() || text.value === undefined) return true;
+    const kept = decodeRunningRecord(text.value, address);
+    if (kept.isErr()) return true;
+    const { pid, pidNamespace } = kept.value;
+    return pid !== holder.pid || pidNamespace !== holder.pidNamespace || !isFreshRecord(kept.value, ctx.clock.now());
+  }
+  if (holder.bootId !== undefined && me.bootId !== undefined && holder.bootId !== me.bootId) return true;
+  return ctx.probe.check(holder.pid, holder.started) === "gone";
 }
 
 /** Whether this process owns its inbox now, taking it when nobody does or its holder is gone. */
@@ -34,17 +67,16 @@ export function takeOwnership(ctx: EngineContext): boolean {
   const { state } = ctx;
   const address = state.identity?.address;
   if (address === undefined) return false;
-  const me = ctx.probe.self();
   state.ownerToken ??= ctx.entropy.uuid();
+  const mine = ownerText(ctx, state.ownerToken);
   const token = state.ownerToken;
-  const mine = `${JSON.stringify(me.started === undefined ? { pid: me.pid, token } : { pid: me.pid, started: me.started, token })}\n`;
   let claim = ctx.store.claimOwner(address, token, mine);
   for (let attempt = 0; attempt < attemptsMax && claim.isOk() && claim.value.kind === "held"; attempt++) {
     const held = claim.value.text;
     if (held === mine) break;
     const holder = parseHolder(held);
     // A record nobody can judge is respected: better a guest than two owners.
-    if (holder === undefined || ctx.probe.check(holder.pid, holder.started) !== "gone") {
+    if (holder === undefined || !holderGone(ctx, address, holder)) {
       noteGuest(ctx, holder);
       return false;
     }
