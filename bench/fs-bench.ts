@@ -74,7 +74,7 @@ export function startEngine(
 }
 
 /** Ours and the floor take turns going first, so neither always meets the warmer file system. */
-function alternate(round: number, floor: () => void, ours: () => void): void {
+export function alternate(round: number, floor: () => void, ours: () => void): void {
   if (round % 2 === 0) {
     floor();
     ours();

@@ -16,9 +16,13 @@ export { type Address, isAddress, isUuid, shortId } from "./domain/mail/address.
 export {
   type AddressError,
   type Addressee,
+  type Candidate,
   describeAddressError,
   displayName,
+  displayNames,
   resolveAddress,
+  uniquePrefix,
+  uniquePrefixes,
 } from "./domain/mail/addressing.js";
 export { type ConfigSource, defaultConfig, type MailConfig, readConfig } from "./domain/mail/config.js";
 export * from "./domain/mail/engine/index.js";

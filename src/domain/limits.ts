@@ -35,6 +35,8 @@ export const claimSliceMax = 200;
 export const claimedNamesMax = 10 * claimSliceMax;
 /** Running records considered by one listing or lookup. */
 export const runningRecordsMax = 2_000;
+/** Longest envelope id read (any characters: ids are data); a longer one is set aside. */
+export const idCharsMax = 1_024;
 /** Longest address (session id) accepted. */
 export const addressCharsMax = 128;
 /** Shortest id prefix that addresses a running session. */
@@ -45,6 +47,17 @@ export const noticeCharsMax = 2_000;
 export const labelFieldCharsMax = 512;
 /** How long session_mail_ask waits for the answer. */
 export const askWaitMs = 10 * 60 * 1000;
+/** How often a waiting session_mail_ask tells the person whom it waits on and for how long. */
+export const askProgressIntervalMs = 10 * 1000;
+/** Running sessions /mailbox lists in its notice; the rest are counted. */
+export const mailboxListedMax = 50;
+/** Unknown keys of session-mail.json named in its warning; the rest are counted. */
+export const unknownConfigKeysNamedMax = 5;
+/** Senders named in the notice about requests held by a stop; the rest are counted. */
+export const heldSendersNamedMax = 5;
+/** Text shown on one line for a person (a summary's answer, a typed recipient or config key echoed
+ * back) is cut here. */
+export const shownLineCharsMax = 200;
 /** A session rewrites its running record this often, so that its `updated` shows it still runs
  * to a reader in another pid namespace, who cannot check its pid. */
 export const recordRefreshIntervalMs = 60 * 1000;
@@ -76,6 +89,14 @@ export const rememberedIdsMax = 10_000;
 export const pruneFoldersMax = 20_000;
 /** A held request waits for a completed run; a session holds at most this many. */
 export const heldRequestsMax = 1_000;
+/** The newest sent copies read at start to rebuild "awaiting" (what this session still waits on). */
+export const awaitingCopiesMax = 200;
+/** The newest received mails read at start to find the replies that answer those copies. */
+export const awaitingRepliesMax = 1_000;
+/** Asks remembered across a restart: open ones (still to answer) and answered ones (never twice). */
+export const askLedgerAsksMax = 1_000;
+/** The ask ledger's bytes at most: each ask an id and an address (at most 128 characters each). */
+export const askLedgerBytesMax = 2 * askLedgerAsksMax * (3 * 128 + 16) + 64;
 /** Answers a settle could not write (a full disk), kept to be tried again. */
 export const owedRepliesMax = 1_000;
 /** Mail claimed and not yet read, per session: a scan claims no more while this many wait to be

@@ -1,47 +1,54 @@
-// /mailbox: show this session's address, send a request, or prune closed sessions' folders.
+// /mailbox: show this session's address and the running sessions, send a request, or prune closed
+// sessions' folders.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { displayName } from "../domain/mail/addressing.js";
+import { labelFieldCharsMax } from "../domain/limits.js";
+import { displayNames, uniquePrefixes } from "../domain/mail/addressing.js";
 import type { MailboxEngine } from "../domain/mail/engine/index.js";
 import { describePruned } from "../domain/mail/prune-rules.js";
-import { describeSendError, describeSent, describeStoreError } from "./texts.js";
+import { sanitizeField } from "../domain/text/sanitize.js";
+import { completeRecipient, parseMailboxCommand, type RecipientChoice } from "./command-args.js";
+import {
+  asErrorNotice,
+  describeMailbox,
+  describeRequestSent,
+  describeSendError,
+  describeStoreError,
+  describeUnterminated,
+} from "./texts.js";
+
+export { type MailboxCommand, parseMailboxCommand } from "./command-args.js";
 
 type EngineRef = () => MailboxEngine | undefined;
 
 const usage = "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox prune";
 
-export type MailboxCommand =
-  | { kind: "show" }
-  | { kind: "prune" }
-  | { kind: "send"; to: string; text: string }
-  | { kind: "usage" };
-
-/** `prune` alone prunes; `prune <text>` is a request to a session named prune. */
-export function parseMailboxCommand(args: string): MailboxCommand {
-  const trimmed = args.trim();
-  if (trimmed === "") return { kind: "show" };
-  if (trimmed === "prune") return { kind: "prune" };
-  const match = /^(\S+)\s+([\s\S]+)$/.exec(trimmed);
-  if (match === null) return { kind: "usage" };
-  return { kind: "send", to: match[1]!, text: match[2]!.trim() };
+/** The other running sessions, as completion offers them. A name two sessions share would be
+ * refused as ambiguous, so those two are offered by their unique prefixes. */
+function recipientChoices(engine: MailboxEngine): RecipientChoice[] {
+  const sessions = engine.list();
+  const names = displayNames(sessions);
+  const prefixes = uniquePrefixes(sessions);
+  const counts = new Map<string, number>();
+  for (const s of sessions) if (s.name) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+  return sessions
+    .filter((s) => !s.self)
+    .map((s): RecipientChoice => {
+      const prefix = prefixes.get(s.address) ?? s.address;
+      const description = `${s.address} · ${s.state}`;
+      if (s.name === undefined || (counts.get(s.name) ?? 0) < 2)
+        return { shown: names.get(s.address) ?? prefix, prefix, description };
+      const name = sanitizeField(s.name, labelFieldCharsMax);
+      return { shown: prefix, prefix, sharedName: s.name, description: `${name} · ${description}` };
+    });
 }
 
 export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): void {
   pi.registerCommand("mailbox", {
     description:
-      "Show this session's mail address, send a request to another session, or prune closed sessions' mailboxes",
-    getArgumentCompletions(prefix) {
+      "Show this session's mail address and the running sessions, send a request to another session, or prune closed sessions' mailboxes",
+    getArgumentCompletions(typed) {
       const current = engine();
-      if (current === undefined || /\s/.test(prefix)) return null;
-      const items = current
-        .list()
-        .filter((s) => !s.self)
-        .flatMap((s) => {
-          const name = displayName(s);
-          return [{ value: name, label: name, description: `${s.address} · ${s.state}` }];
-        })
-        .concat([{ value: "prune", label: "prune", description: "remove closed sessions' mailbox folders" }])
-        .filter((item) => item.value.startsWith(prefix));
-      return items.length > 0 ? items : null;
+      return current === undefined ? null : completeRecipient(typed, recipientChoices(current));
     },
     async handler(args, ctx) {
       const current = engine();
@@ -51,14 +58,9 @@ export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): voi
       }
       const command = parseMailboxCommand(args);
       switch (command.kind) {
-        case "show": {
-          const me = current.identity();
-          ctx.ui.notify(
-            me === undefined ? "No address yet." : `Address ${me.address}, name ${displayName(me)}`,
-            "info",
-          );
+        case "show":
+          ctx.ui.notify(describeMailbox(current.identity(), current.list()), "info");
           return;
-        }
         case "prune": {
           const pruned = current.prune();
           if (pruned.isErr()) ctx.ui.notify(`Prune failed: ${describeStoreError(pruned.error)}`, "error");
@@ -67,12 +69,13 @@ export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): voi
         }
         case "send": {
           const sent = current.request(command.to, command.text, "command");
-          if (sent.isErr()) ctx.ui.notify(describeSendError(sent.error), "error");
-          else if (sent.value.unsynced === undefined) {
-            ctx.ui.notify(`Sent ${sent.value.envelope.id} to ${sent.value.envelope.to}`, "info");
-          } else ctx.ui.notify(describeSent(sent.value, sent.value.envelope.to), "warning");
+          if (sent.isErr()) ctx.ui.notify(asErrorNotice(describeSendError(sent.error)), "error");
+          else ctx.ui.notify(describeRequestSent(sent.value), sent.value.unsynced === undefined ? "info" : "warning");
           return;
         }
+        case "unterminated":
+          ctx.ui.notify(describeUnterminated(command.rest), "error");
+          return;
         case "usage":
           ctx.ui.notify(usage, "warning");
           return;

@@ -1,9 +1,13 @@
-// The four tools the model gets. Every refusal throws (Pi reports it as a tool error) and writes nothing.
+// The four tools the model gets. Every refusal throws (Pi reports it as a tool error) and writes
+// nothing. Each result carries a one-line summary in its details, which the TUI shows collapsed.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { TObject, TString } from "typebox";
-import type { MailboxEngine } from "../domain/mail/engine/index.js";
-import { lineComponent } from "./line-component.js";
+import type { Address } from "../domain/mail/address.js";
+import { displayNames } from "../domain/mail/addressing.js";
+import type { AskProgress, MailboxEngine } from "../domain/mail/engine/index.js";
+import { renderToolCall, renderToolResult } from "./renderers.js";
 import { describeAskOutcome, describeReplyError, describeSendError, describeSent, describeSessions } from "./texts.js";
+import { describeAskProgress, summarizeAsk, summarizeSent, summarizeSessions } from "./tui-texts.js";
 
 type EngineRef = () => MailboxEngine | undefined;
 
@@ -19,26 +23,9 @@ function engineOrThrow(engine: EngineRef): MailboxEngine {
   return current;
 }
 
-function short(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** A compact one-line rendering: the tool, whom it addresses, and the start of the text. */
-function renderCall(name: string) {
-  return (
-    args: { to?: string; ask?: string; message?: string },
-    theme: { fg(c: string, s: string): string; bold(s: string): string },
-  ) => {
-    const target = args.to ?? args.ask ?? "";
-    const text = args.message !== undefined ? ` ${theme.fg("dim", `"${short(args.message, 60)}"`)}` : "";
-    return lineComponent(`${theme.fg("toolTitle", theme.bold(name))} ${theme.fg("accent", target)}${text}`);
-  };
-}
-
-function renderResult(result: { content: Array<{ type: string; text?: string }> }, options: { expanded: boolean }) {
-  const text = result.content.map((c) => c.text ?? "").join("\n");
-  return lineComponent(options.expanded ? text : short(text.split("\n")[0] ?? "", 120));
+/** A running session's name, or the unique prefix of its id; undefined when it does not run. */
+function nameOf(engine: MailboxEngine, address: string): string | undefined {
+  return displayNames(engine.list()).get(address as Address);
 }
 
 /** Text-only tool parameters as plain JSON Schema (Pi validates any JSON Schema), typed as TypeBox
@@ -49,22 +36,34 @@ function textParameters<K extends string>(descriptions: Record<K, string>): TObj
   return { type: "object", properties, required: keys } as unknown as TObject<Record<K, TString>>;
 }
 
+const toParameter = "Session name, id prefix of at least 8 characters, or full id";
+
 export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
+  registerList(pi, engine);
+  registerSend(pi, engine);
+  registerAsk(pi, engine);
+  registerReply(pi, engine);
+}
+
+function registerList(pi: ExtensionAPI, engine: EngineRef): void {
   pi.registerTool({
     name: "session_mail_list",
     label: "Mail: list sessions",
     description:
-      "Lists every Pi session running on this machine: name (or short id), full id, working directory, idle or busy, and whom it waits on. Marks this session.",
+      "Lists every Pi session running on this machine: name (or the shortest unique prefix of its id), full id, working directory, idle or busy, and whom it waits on. Marks this session.",
     promptSnippet: "session_mail_list: see which other Pi sessions run on this machine",
     promptGuidelines: ["Use session_mail_list to find another session's name or id before sending it mail."],
     parameters: textParameters({}),
     async execute() {
-      return result(describeSessions(engineOrThrow(engine).list()));
+      const sessions = engineOrThrow(engine).list();
+      return result(describeSessions(sessions), { summary: summarizeSessions(sessions) });
     },
-    renderCall: renderCall("session_mail_list"),
-    renderResult,
+    renderCall: renderToolCall("session_mail_list"),
+    renderResult: renderToolResult,
   });
+}
 
+function registerSend(pi: ExtensionAPI, engine: EngineRef): void {
   pi.registerTool({
     name: "session_mail_send",
     label: "Mail: send a message",
@@ -72,19 +71,27 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
       "Sends a message (no answer expected) to another Pi session on this machine, by name, id prefix (8+ characters) or full id. A closed session gets it when it starts again (full id only).",
     promptSnippet: "session_mail_send: leave another Pi session a message that expects no answer",
     promptGuidelines: ["Use session_mail_send for information another session needs but need not answer."],
-    parameters: textParameters({
-      to: "Session name, id prefix of at least 8 characters, or full id",
-      message: "The text to send",
-    }),
+    parameters: textParameters({ to: toParameter, message: "The text to send" }),
     async execute(_id, params) {
-      const sent = engineOrThrow(engine).send(params.to, params.message);
+      const current = engineOrThrow(engine);
+      const sent = current.send(params.to, params.message);
       if (sent.isErr()) throw new Error(describeSendError(sent.error));
-      return result(describeSent(sent.value, params.to), { id: sent.value.envelope.id, to: sent.value.envelope.to });
+      const { envelope, recipientRunning: running } = sent.value;
+      const name = (running ? nameOf(current, envelope.to) : undefined) ?? envelope.to;
+      return result(describeSent(sent.value, params.to), {
+        id: envelope.id,
+        to: envelope.to,
+        name,
+        running,
+        summary: summarizeSent(name, running),
+      });
     },
-    renderCall: renderCall("session_mail_send"),
-    renderResult,
+    renderCall: renderToolCall("session_mail_send"),
+    renderResult: renderToolResult,
   });
+}
 
+function registerAsk(pi: ExtensionAPI, engine: EngineRef): void {
   pi.registerTool({
     name: "session_mail_ask",
     label: "Mail: ask and wait",
@@ -95,12 +102,22 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
       "Use session_mail_ask when you need another session's answer before you can go on; it blocks until the answer arrives.",
       "Do not use session_mail_ask with a session that is waiting on you; answer it with session_mail_reply instead.",
     ],
-    parameters: textParameters({
-      to: "Session name, id prefix of at least 8 characters, or full id",
-      message: "The question",
-    }),
-    async execute(_id, params, signal) {
-      const asked = await engineOrThrow(engine).ask(params.to, params.message, signal);
+    parameters: textParameters({ to: toParameter, message: "The question" }),
+    async execute(_id, params, signal, onUpdate) {
+      const current = engineOrThrow(engine);
+      let name = params.to;
+      // The first report comes as soon as the ask is written, while the target still runs: its name
+      // is looked up once, then. Later ones come every askProgressIntervalMs of waiting.
+      const progress = (p: AskProgress) => {
+        if (p.waitedMs === 0) name = nameOf(current, p.to) ?? params.to;
+        const text = describeAskProgress(name, p.waitedMs);
+        try {
+          onUpdate?.(result(text, { id: "", to: p.to, name, outcome: "waiting", summary: text }));
+        } catch {
+          // A progress line is not worth failing the ask (the row may be gone).
+        }
+      };
+      const asked = await current.ask(params.to, params.message, signal, progress);
       if (asked.isErr()) throw new Error(describeSendError(asked.error));
       const { sent, outcome } = asked.value;
       const text = describeAskOutcome(outcome, params.to);
@@ -109,16 +126,20 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
       const details = {
         id: sent.envelope.id,
         to: sent.envelope.to,
+        name,
         outcome: outcome.kind,
+        summary: summarizeAsk(outcome, name),
         ...(outcome.kind === "answered" ? { answer: outcome.envelope.id } : {}),
       };
       if (outcome.kind === "answered" && outcome.envelope.status === "done") return result(text, details);
       return { ...result(text, details), isError: outcome.kind !== "answered" };
     },
-    renderCall: renderCall("session_mail_ask"),
-    renderResult,
+    renderCall: renderToolCall("session_mail_ask"),
+    renderResult: renderToolResult,
   });
+}
 
+function registerReply(pi: ExtensionAPI, engine: EngineRef): void {
   pi.registerTool({
     name: "session_mail_reply",
     label: "Mail: answer an ask",
@@ -128,10 +149,7 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
     promptGuidelines: [
       "Use session_mail_reply to answer an ask as soon as you have the answer; requests are answered automatically at the end of the run.",
     ],
-    parameters: textParameters({
-      ask: "The id of the ask, from its label",
-      message: "The answer",
-    }),
+    parameters: textParameters({ ask: "The id of the ask, from its label", message: "The answer" }),
     async execute(_id, params) {
       const replied = engineOrThrow(engine).reply(params.ask, params.message);
       if (replied.isErr()) throw new Error(describeReplyError(replied.error));
@@ -139,7 +157,7 @@ export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
         id: replied.value.envelope.id,
       });
     },
-    renderCall: renderCall("session_mail_reply"),
-    renderResult,
+    renderCall: renderToolCall("session_mail_reply"),
+    renderResult: renderToolResult,
   });
 }

@@ -113,6 +113,11 @@ export interface MailStore {
   claim(address: Address, name: string): Result<ClaimOutcome, StoreError>;
   /** Reads an entry already in cur/ (recovery after a crash between claim and delivery). */
   readCur(address: Address, name: string): Result<ClaimOutcome, StoreError>;
+  /** Reads an entry of this address's sent/ under the same rules. */
+  readSent(address: Address, name: string): Result<ClaimOutcome, StoreError>;
+  /** The mail names of this address's cur/ or sent/, sorted (oldest first by the naming
+   * convention), at most folderEntriesMax; none when the box is missing. */
+  listBox(address: Address, box: "cur" | "sent"): Result<string[], StoreError>;
   /** Records the names a scan is about to claim, so a restart can finish delivering them. */
   writeClaimJournal(address: Address, names: readonly string[]): Result<void, StoreError>;
   readClaimJournal(address: Address): Result<ClaimJournal, StoreError>;
@@ -125,6 +130,10 @@ export interface MailStore {
   readOwner(address: Address): Result<string | undefined, StoreError>;
   /** Lets ownership go, while the record still holds `text`. */
   releaseOwner(address: Address, text: string): Result<void, StoreError>;
+  /** `<address>/asks.json`: what the engine must remember of asks across a restart (its own format). */
+  writeAskLedger(address: Address, text: string): Result<void, StoreError>;
+  /** The ask ledger's text, undefined when there is none. */
+  readAskLedger(address: Address): Result<string | undefined, StoreError>;
   /** Lets go of what the store keeps open for this address (its claim journal): at shutdown. */
   release(address: Address): void;
   /** Removes tmp/ files older than `olderThanMs`; returns how many. */

@@ -405,7 +405,8 @@ export function toolDetails(record: RpcRecord): Readonly<Record<string, unknown>
 
 export const count = (records: readonly RpcRecord[], type: string) => records.filter((r) => r.type === type).length;
 
-const sentNotice = /^Sent (\S+) to (\S+)$/;
+// To a session that is not running, the notice goes on to say the request waits in its inbox.
+const sentNotice = /^Sent (\S+) to ([^\s.]+(?:\.[^\s.]+)*)(?:\. That session is not running: .*)?$/;
 
 /**
  * Types `/mailbox <to> <text>` into `from` as an RPC prompt; resolves with the request id from the

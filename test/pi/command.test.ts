@@ -26,14 +26,15 @@ describe("/mailbox", () => {
   it("alone shows this session's address and its Pi session name", async () => {
     const alice = await sandbox.started(ids.alice, { name: "planner" });
     await alice.command("");
-    expect(lastNotice(alice)).toEqual({ text: `Address ${ids.alice}, name planner`, level: "info" });
+    expect(lastNotice(alice)?.level).toBe("info");
+    expect(lastNotice(alice)?.text.split("\n")[0]).toBe(`Address ${ids.alice}, name planner`);
   });
 
   it("alone shows the short id as the name of a session without one", async () => {
     // Spec: other sessions see its name, "or the first 8 characters of its id when it has none".
     const bob = await sandbox.started(ids.bob);
     await bob.command("  ");
-    expect(lastNotice(bob)).toEqual({ text: `Address ${ids.bob}, name b0b00000`, level: "info" });
+    expect(lastNotice(bob)?.text.split("\n")[0]).toBe(`Address ${ids.bob}, name b0b00000`);
   });
 
   it("<to> <text> notifies 'Sent <id> to <address>', and the recipient gets a request with hops 0", async () => {
@@ -70,9 +71,9 @@ describe("/mailbox", () => {
     const alice = await sandbox.started(ids.alice, { name: "me" });
     await alice.command("nobody hello");
     expect(lastNotice(alice)).toMatchObject({ level: "error" });
-    expect(lastNotice(alice)?.text).toMatch(/^Refused: No running session is named "nobody"/);
+    expect(lastNotice(alice)?.text).toMatch(/^No running session is named "nobody"/);
     await alice.command("me hello");
-    expect(lastNotice(alice)?.text).toBe("Refused: A session cannot send mail to itself.");
+    expect(lastNotice(alice)?.text).toBe("A session cannot send mail to itself.");
     expect(mailFiles(sandbox.root)).toEqual([]);
   });
 
@@ -107,13 +108,13 @@ describe("/mailbox", () => {
     expect(String(arrived.content)).toContain("\n\nthe old branches\n");
   });
 
-  it("autocomplete lists the other running sessions by name, or short id without one, and prune; never this session", async () => {
+  it("autocomplete lists the other running sessions by name, or unique id prefix without one, and prune; never this session", async () => {
     const alice = await sandbox.started(ids.alice, { name: "me" });
     await sandbox.started(ids.bob, { name: "builder" });
     await sandbox.started(ids.carol);
-    expect((await completions(alice, ""))?.sort()).toEqual(["builder", "ca201000", "prune"]);
-    expect(await completions(alice, "bu")).toEqual(["builder"]);
-    expect(await completions(alice, "ca2")).toEqual(["ca201000"]);
+    expect((await completions(alice, ""))?.sort()).toEqual(["builder ", "ca201000 ", "prune"]);
+    expect(await completions(alice, "bu")).toEqual(["builder "]);
+    expect(await completions(alice, "ca2")).toEqual(["ca201000 "]);
     expect(await completions(alice, "me")).toBeNull();
     expect(await completions(alice, "a11ce")).toBeNull();
     // Past the recipient, the text is free.

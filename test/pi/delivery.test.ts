@@ -65,7 +65,13 @@ describe("delivery of mail into the conversation", () => {
       `This is its reply, status done, to your request ${request.mail.mailId}. You did not write that request: the user made it, typing it with /mailbox or through an extension such as delegate.`,
     );
     expect(lines).toContain("Lint is clean.");
-    expect(lines).toContain(`- request ${request.mail.mailId}: run the linter`);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^- request ${request.mail.mailId} \\(sent copy at /.+/sent/\\d{15}-${request.mail.mailId}\\.json\\): run the linter$`,
+        ),
+      ),
+    );
   });
 
   it("labels open with '[mailbox] From <name> (<id>, working in <cwd>)' and end with the end line", async () => {
@@ -214,18 +220,14 @@ describe("delivery of mail into the conversation", () => {
     await expect(alice.tool("session_mail_send", { to: ids.bob, message: "a" })).rejects.toThrow(/limit is 1/);
     await alice.input("the user steers");
     await alice.tool("session_mail_send", { to: ids.bob, message: "b" });
-    // After input, mail entering the same turn does not raise the count again.
+    // After input, mail entering the same turn raises the count again: typing once is no escape.
     await bob.tool("session_mail_send", { to: ids.alice, message: "ping 2" });
     const second = await waitFor(() => alice.mail()[1], "second ping");
     await alice.enter(second.mail.mailId);
-    await alice.tool("session_mail_send", { to: ids.bob, message: "c" });
+    await expect(alice.tool("session_mail_send", { to: ids.bob, message: "c" })).rejects.toThrow(/limit is 1/);
     await alice.settle(false);
     await alice.tool("session_mail_send", { to: ids.bob, message: "d" });
-    expect(envelopesIn(sandbox.root, ids.alice, "sent").map((e) => `${e.body}:${e.hops}`)).toEqual([
-      "b:0",
-      "c:0",
-      "d:0",
-    ]);
+    expect(envelopesIn(sandbox.root, ids.alice, "sent").map((e) => `${e.body}:${e.hops}`)).toEqual(["b:0", "d:0"]);
   });
 
   it("the footer shows '✉ N pending · N read · N awaiting' under the key session-mail, non-zero counts only", async () => {

@@ -10,6 +10,7 @@ import {
   type ExtensionAPI,
   type ExtensionCommandContext,
   type ExtensionContext,
+  type MessageRenderer,
   type RegisteredCommand,
   type SessionMessageEntry,
   type ToolDefinition,
@@ -39,6 +40,8 @@ export interface FakePi {
   readonly handlers: Map<string, AnyHandler[]>;
   readonly tools: Map<string, ToolDefinition>;
   readonly commands: Map<string, Command>;
+  /** Message renderers by custom type. */
+  readonly renderers: Map<string, MessageRenderer>;
   readonly sent: SentMessage[];
   /** Errors thrown by pi.events listeners (Pi reports them; they never reach the emitter). */
   readonly busErrors: unknown[];
@@ -72,6 +75,7 @@ export function createFakePi(bus: EventBus = createEventBus()): FakePi {
     handlers: new Map(),
     tools: new Map(),
     commands: new Map(),
+    renderers: new Map(),
     sent: [],
     busErrors: [],
     name: undefined,
@@ -107,6 +111,10 @@ export function createFakePi(bus: EventBus = createEventBus()): FakePi {
     registerCommand(name: string, options: Command) {
       assertActive();
       fake.commands.set(name, options);
+    },
+    registerMessageRenderer(customType: string, renderer: MessageRenderer) {
+      assertActive();
+      fake.renderers.set(customType, renderer);
     },
     sendMessage(message: Omit<SentMessage, "options">, options?: SentMessage["options"]) {
       assertActive();

@@ -234,3 +234,19 @@ describe("start-up checks", () => {
     expect(statSync(join(folder, "new")).mode & 0o777).toBe(0o700);
   });
 });
+
+describe("XDG_STATE_HOME", () => {
+  // "The only environment variable it reads is the standard XDG_STATE_HOME, at every call"
+  it("is read at every call: once it names another mail root, the mailbox moves there before the call", async () => {
+    const alice = await sandbox.started(ids.alice);
+    await alice.tool("session_mail_send", { to: ids.bob, message: "to the first root" });
+    expect(envelopesIn(sandbox.root, ids.bob, "new")).toHaveLength(1);
+    const moved = join(sandbox.dir, "elsewhere");
+    process.env.XDG_STATE_HOME = moved;
+    const root = join(moved, "pi-session-mail");
+    await alice.tool("session_mail_send", { to: ids.bob, message: "to the second root" });
+    expect(envelopesIn(root, ids.bob, "new").map((e) => e.body)).toEqual(["to the second root"]);
+    expect(runningRecord(root, ids.alice)).toMatchObject({ address: ids.alice });
+    expect(warnings(alice)).toContainEqual(expect.stringContaining(`The mail root is now ${root}`));
+  });
+});

@@ -37,11 +37,15 @@ describe("the four session_mail tools", () => {
     }
   });
 
-  it("session_mail_list lists every running session with name or short id, full id, cwd and state, and marks the caller", async () => {
+  it("session_mail_list lists every running session with name or unique id prefix, full id, cwd and state, and marks the caller", async () => {
     const alice = await sandbox.started(ids.alice);
     await sandbox.started(ids.bob, { name: "builder" });
     const lines = textOf(await alice.tool("session_mail_list", {})).split("\n");
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
+    // alice has no name: the list says how such a session shows, and how it gets a name.
+    expect(lines[2]).toBe(
+      "A session without a name shows the shortest prefix of its id that reaches it; /name in that session gives it a name.",
+    );
     const mine = lines.find((l) => l.includes(ids.alice));
     const theirs = lines.find((l) => l.includes(ids.bob));
     expect(mine).toMatch(/^- a11ce000 a11ce000-\S+ \(this session\): idle, working in \//);
@@ -74,7 +78,7 @@ describe("the four session_mail tools", () => {
       [
         "ambiguous name",
         { to: "twin", message: "hi" },
-        /"twin" matches 2 running sessions: twin \(ca201000-.*twin \(da7e0000-/,
+        /"twin" matches 2 running sessions: twin \(type ca201000, id ca201000-.*twin \(type da7e0000, id da7e0000-/,
       ],
       ["this session by name", { to: "me", message: "hi" }, /cannot send mail to itself/],
       ["this session by full id", { to: ids.alice, message: "hi" }, /cannot send mail to itself/],

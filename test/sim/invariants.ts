@@ -1,6 +1,7 @@
 // What must hold after every step of every schedule, and what must hold once the world is quiet.
 import { askWaitMs } from "../../src/domain/limits.js";
 import { decodeEnvelope } from "../../src/domain/mail/envelope.js";
+import { checkAllReached, checkNothingLost } from "./delivery-invariants.js";
 import { hopLimit, inboxFiles, mailRoot, type World } from "./world.js";
 
 /** Answers per request or ask id, from every reply ever published. */
@@ -58,10 +59,26 @@ function checkNothingOutsideRoot(world: World): void {
   }
 }
 
+/** A session that runs keeps its running record: nobody else deletes it, whichever pid namespace
+ * either side runs in, and however long ago it was written. A process that has not published one
+ * yet (it started on a full disk, or it is a twin's guest) has none to keep. */
+function checkRecordsOfRunningSessions(world: World): void {
+  for (const session of world.sessions) {
+    const instance = session.instance;
+    if (instance === undefined || instance.crash.crashed || !instance.agent.alive) continue;
+    if (!world.recordWriters.has(instance)) continue;
+    if (!world.vol.existsSync(`${mailRoot}/running/${session.address}.json`)) {
+      world.violations.push(`${session.label} runs, but its running record is gone`);
+    }
+  }
+}
+
 export function checkStep(world: World): void {
   const v = world.violations;
   checkNoTornFiles(world);
   checkNothingOutsideRoot(world);
+  checkNothingLost(world);
+  checkRecordsOfRunningSessions(world);
   const kinds = new Map(world.published.map((e) => [e.id, e.kind]));
   for (const [id, entry] of answers(world)) {
     // Every request and ask is answered at most once, and a request never "stopped".
@@ -97,4 +114,5 @@ export function checkQuiet(world: World): void {
     if (count !== 1) world.violations.push(`${envelope.kind} ${envelope.id} to ${envelope.to} answered ${count} times`);
   }
   if (inboxFiles(world, "new").length > 0) world.violations.push("mail still waiting in new/ after quiescing");
+  checkAllReached(world);
 }

@@ -4,7 +4,7 @@ import type { Volume } from "memfs";
 import type { FsLike } from "../../src/adapters/fs/fs-like.js";
 import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
 import { createManualWatcher, type ManualWatcher } from "../../src/adapters/memory/manual-watcher.js";
-import { createMemoryFs } from "../../src/adapters/memory/memory-fs.js";
+import { createMemoryFs, memoryFsUid } from "../../src/adapters/memory/memory-fs.js";
 import { createProcessTable, type ProcessTable } from "../../src/adapters/memory/process-table.js";
 import { createPrng, createSeededEntropy, type Prng } from "../../src/adapters/memory/seeded-entropy.js";
 import { createVirtualClock, type VirtualClock } from "../../src/adapters/memory/virtual-clock.js";
@@ -13,14 +13,16 @@ import type { ConfigSource } from "../../src/domain/mail/config.js";
 import { type AskOutcome, createMailboxEngine, type MailboxEngine } from "../../src/domain/mail/engine/index.js";
 import { decodeEnvelope, type Envelope } from "../../src/domain/mail/envelope.js";
 import type { Clock, TimerHandle } from "../../src/ports/clock.js";
-import { createFakeAgent, type FakeAgent, type Transcript } from "./fake-agent.js";
-import { type CrashSwitch, createFaultyFs } from "./faulty-fs.js";
+import { createFakeAgent, createTranscript, type FakeAgent, type Transcript } from "./fake-agent.js";
+import { type CrashSwitch, createFaultyFs, type Interleave, type ReadFaults } from "./faulty-fs.js";
+import { observeProcess } from "./process-observer.js";
 import { trace } from "./trace.js";
 
 export const mailRoot = "/state/pi-session-mail";
 export const configPath = "/agent/session-mail.json";
 export const hopLimit = 3;
 export const pollMs = 1000;
+export const sandboxPidNamespace = "pid:[4026532389]";
 
 export interface AskInFlight {
   id: string | undefined;
@@ -34,21 +36,34 @@ export interface Instance {
   engine: MailboxEngine;
   agent: FakeAgent;
   crash: CrashSwitch;
+  /** Reads of claimed mail that fail (EMFILE, ENOMEM, EIO). */
+  reads: ReadFaults;
+  /** Another process's step between two fs calls of this one. */
+  interleave: Interleave;
   timers: Set<TimerHandle>;
   ask: AskInFlight | undefined;
   /** Requests and asks this process showed or had taken over (answers it owes). */
   owed: Set<string>;
+  /** SIGSTOP: probes say so and its agent takes no step; its timers still fire (only what the
+   * others see is modelled, not the freeze). */
+  stopped: boolean;
 }
 
 export interface Session {
   index: number;
   address: Address;
   name: string;
+  /** The name in the log: a twin is the name and a prime. */
+  label: string;
+  /** A second process on another session's id (pi -c in two panes): same address, same session file. */
+  twinOf: Session | undefined;
   cwd: string;
   transcript: Transcript;
   instance: Instance | undefined;
   /** The listener of this session takes messages over instead of showing them. */
   takesOverMessages: boolean;
+  /** Its processes run in this pid namespace (a sandbox); undefined: the host's. */
+  pidNamespace: string | undefined;
 }
 
 export interface World {
@@ -64,8 +79,17 @@ export interface World {
   sessions: Session[];
   /** Every envelope that became visible in some new/, in order. */
   published: Envelope[];
+  /** Envelopes published and not yet seen to reach their recipient, by id, with their file names. */
+  unreached: Map<string, { envelope: Envelope; name: string }>;
   /** Files in new/ and cur/ already checked whole. */
   verified: Set<string>;
+  /** Processes that claimed from an address's inbox: only one may be alive at any claim. */
+  claimers: Map<string, Set<Instance>>;
+  /** Processes that published their session's running record (a guest twin, or a start on a full
+   * disk, has not). */
+  recordWriters: WeakSet<Instance>;
+  /** Steps left while the volume is full. */
+  diskFullSteps: number;
   /** Mail ids whose recipient process died or shut down while it owed their answer. */
   exempt: Set<string>;
   violations: string[];
@@ -91,6 +115,10 @@ function recordingFs(fs: FsLike, vol: Volume, world: () => World): FsLike {
           const decoded = decodeEnvelope(text);
           if (decoded.isOk()) {
             world().published.push(decoded.value);
+            world().unreached.set(decoded.value.id, {
+              envelope: decoded.value,
+              name: to.slice(to.lastIndexOf("/") + 1),
+            });
             trace(decoded.value.id, () => `published to ${decoded.value.to.slice(0, 8)}`);
           } else world().violations.push(`a torn or invalid envelope was published at ${to}`);
         }
@@ -132,7 +160,11 @@ export function createWorld(seed: number, sessionCount: number): World {
     files: () => vol.toJSON() as Record<string, string | null>,
     sessions: [],
     published: [],
+    unreached: new Map(),
     verified: new Set(),
+    claimers: new Map(),
+    recordWriters: new WeakSet(),
+    diskFullSteps: 0,
     exempt: new Set(),
     violations: [],
     log: [],
@@ -145,10 +177,14 @@ export function createWorld(seed: number, sessionCount: number): World {
       index: i,
       address: entropy.uuid() as Address,
       name: `s${i}`,
+      label: `s${i}`,
+      twinOf: undefined,
       cwd: `/work/s${i}`,
-      transcript: { shown: new Set() },
+      transcript: createTranscript(),
       instance: undefined,
       takesOverMessages: i === 0 && seed % 3 === 0,
+      // Every other seed runs one session in a sandbox: the others cannot check its pid, nor it theirs.
+      pidNamespace: i === 1 && seed % 2 === 0 ? sandboxPidNamespace : undefined,
     });
   }
   world.watcher.setDropFilter(() => prng.nextFloat() < 0.3);
@@ -157,12 +193,17 @@ export function createWorld(seed: number, sessionCount: number): World {
 }
 
 export function startSession(world: World, session: Session): void {
-  const identity = world.table.spawn();
+  const identity = world.table.spawn(session.pidNamespace === undefined ? {} : { pidNamespace: session.pidNamespace });
   const timers = new Set<TimerHandle>();
-  const { fs, crash } = createFaultyFs(world.fs);
-  const agent = createFakeAgent(session.transcript, (v) => world.violations.push(`${session.name}: ${v}`));
+  let self: Instance | undefined;
+  const observed = observeProcess(world, session, () => self);
+  const { fs, crash, reads, interleave } = createFaultyFs(observed, {
+    choose: (n) => world.prng.nextInt(n),
+    diskFull: () => world.diskFullSteps > 0,
+  });
+  const agent = createFakeAgent(session.transcript, (v) => world.violations.push(`${session.label}: ${v}`));
   const alive = () => agent.alive && !crash.crashed;
-  const store = createFsMailStore({ fs, root: mailRoot });
+  const store = createFsMailStore({ fs, root: mailRoot, uid: memoryFsUid });
   const engine = createMailboxEngine({
     store,
     probe: world.table.probeFor(identity.pid),
@@ -176,19 +217,41 @@ export function startSession(world: World, session: Session): void {
     pollIntervalMs: pollMs,
     watch: true,
   });
-  const instance: Instance = { pid: identity.pid, engine, agent, crash, timers, ask: undefined, owed: new Set() };
+  const instance: Instance = {
+    pid: identity.pid,
+    engine,
+    agent,
+    crash,
+    reads,
+    interleave,
+    timers,
+    ask: undefined,
+    owed: new Set(),
+    stopped: false,
+  };
   engine.onInbound((mail) => {
     if (mail.envelope.kind !== "reply" && mail.envelope.kind !== "message") instance.owed.add(mail.envelope.id);
-    if (session.takesOverMessages && mail.envelope.kind === "message") mail.handled = true;
+    if (session.takesOverMessages && mail.envelope.kind === "message") {
+      mail.handled = true;
+      session.transcript.takenOver.add(mail.envelope.id);
+    }
   });
+  self = instance;
   session.instance = instance;
-  trace(process.env.SIM_TRACE ?? "", () => `${session.name} starts`);
+  trace(process.env.SIM_TRACE ?? "", () => `${session.label} starts (pid ${instance.pid})`);
   engine.sessionStarted({ address: session.address, name: session.name, cwd: session.cwd });
 }
 
 function readConfigFile(vol: Volume, crash: CrashSwitch): ConfigSource {
   if (crash.crashed) return { kind: "unreadable", reason: "the process is gone" };
   return { kind: "text", text: String(vol.readFileSync(configPath, "utf8")) };
+}
+
+/** SIGSTOP or SIGCONT of a session's process. */
+export function setStopped(world: World, instance: Instance, stopped: boolean): void {
+  if (stopped) world.table.stop(instance.pid);
+  else world.table.resume(instance.pid);
+  instance.stopped = stopped;
 }
 
 /** The process dies: no shutdown, its timers never fire, its queue is lost, its record stays. */
@@ -206,7 +269,7 @@ export function killSession(world: World, session: Session, how: "crash" | "shut
   for (const timer of instance.timers) timer.cancel();
   // Only mail the model had read is owed from memory (held or unanswered); unread mail must survive.
   for (const id of instance.owed) if (session.transcript.shown.has(id)) world.exempt.add(id);
-  trace(process.env.SIM_TRACE ?? "", () => `${session.name} ${how}`);
+  trace(process.env.SIM_TRACE ?? "", () => `${session.label} ${how}`);
   session.instance = undefined;
 }
 

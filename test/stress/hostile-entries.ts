@@ -8,13 +8,13 @@ import { expectedSender, peerAddress } from "./hostile-peers.js";
 import {
   breakers,
   type HostileSpec,
-  idWithText,
   type LinkTo,
   type MailKind,
   type Named,
   type ReplyId,
   removed,
   type ValidSpec,
+  valueWithText,
 } from "./hostile-specs.js";
 import { fileNamePart } from "./hostile-text.js";
 import { envelopeJson, neverMarker, type World } from "./hostile-world.js";
@@ -117,7 +117,7 @@ function hostileContent(world: World, spec: HostileSpec, name: string, n: number
       const e = fields(world, { id: `bad-${n}`, body: neverMarker });
       const [key, value] = breakers[spec.breaker] ?? ["id", removed];
       if (value === removed) delete e[key];
-      else e[key] = value === idWithText ? `a${spec.text}` : value;
+      else e[key] = value === valueWithText ? `a${spec.text}` : value;
       return file(JSON.stringify(e));
     }
     case "too-many-replies": {

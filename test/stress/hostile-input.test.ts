@@ -100,26 +100,36 @@ describe("a mail root or mailbox folder that is a symlink", () => {
     fs.writeFileSync(join(dir, w.self, "new", "000000000000001-through-link.json"), mail);
   }
 
-  it.each(["a folder outside", "nothing (dangling)"])(
-    "refuses a mail root that is a symlink to %s with one error notice, and reads or creates nothing through it",
-    async (target) => {
-      const w = fixedWorld();
-      world = w;
-      const outside = join(w.trap, "root-target");
-      if (target === "a folder outside") layoutIn(outside, w);
-      fs.rmSync(w.root, { recursive: true });
-      fs.symlinkSync(outside, w.root);
-      const trap = seal(w.trap);
-      const host = createRecordingHost();
-      await startOver(w, host);
-      expect(host.notices).toEqual([
-        { level: "error", text: expect.stringMatching(/^The mailbox is off for this session/) },
-      ]);
-      expect(host.injected).toEqual([]);
-      expect(fs.lstatSync(w.root).isSymbolicLink()).toBe(true);
-      expectSealed(trap);
-    },
-  );
+  it("follows a mail root that is a symlink of this user's to a folder of this user's: the mail there is delivered", async () => {
+    const w = fixedWorld();
+    world = w;
+    const target = join(w.base, "root-target");
+    layoutIn(target, w);
+    fs.rmSync(w.root, { recursive: true });
+    fs.symlinkSync(target, w.root);
+    const host = createRecordingHost();
+    await startOver(w, host);
+    expect(host.notices).toEqual([]);
+    expect(injectedIds(host)).toEqual(["through-link"]);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o700);
+  });
+
+  it("refuses a mail root that is a link to nothing with one error notice naming the fix, and creates nothing through it", async () => {
+    const w = fixedWorld();
+    world = w;
+    const outside = join(w.trap, "root-target");
+    fs.rmSync(w.root, { recursive: true });
+    fs.symlinkSync(outside, w.root);
+    const trap = seal(w.trap);
+    const host = createRecordingHost();
+    await startOver(w, host);
+    expect(host.notices).toEqual([
+      { level: "error", text: expect.stringMatching(/^The mailbox is off for this session: .*or remove the link/) },
+    ]);
+    expect(host.injected).toEqual([]);
+    expect(fs.lstatSync(w.root).isSymbolicLink()).toBe(true);
+    expectSealed(trap);
+  });
 
   it("refuses an address folder that is a symlink out of the root with one error notice, and never follows it", async () => {
     const w = fixedWorld();

@@ -20,6 +20,9 @@ export interface StoreContext {
   uid: number;
   /** The root as openRoot found it: a root with another identity since was swapped. */
   rootIdentity: { dev: number; ino: number } | undefined;
+  /** The root was given as a link of this user's: where the link is and what it says (`root` is
+   * then the folder it leads to). */
+  rootLink: { path: string; target: string } | undefined;
   /** fsync new/ after publishing durable mail. */
   syncDirs: boolean;
   /** Claim journals kept open by address (fd), until the session releases its box. */

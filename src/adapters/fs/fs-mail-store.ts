@@ -14,6 +14,7 @@ import {
 import type { Address } from "../../domain/mail/address.js";
 import { type Envelope, encodeEnvelope, envelopeFileName, mayBeMailName } from "../../domain/mail/envelope.js";
 import type { ClaimOutcome, Delivered, InboxListing, MailStore, StoreError } from "../../ports/mail-store.js";
+import { readAskLedger, writeAskLedger } from "./fs-ask-ledger.js";
 import {
   addressFolder,
   allBoxes,
@@ -30,7 +31,7 @@ import { attempt, failedWith } from "./fs-errors.js";
 import { assertEntryName, listEntries, listMailNames, readOwnEntry, writeAtomic } from "./fs-files.js";
 import type { FsLike } from "./fs-like.js";
 import { claimOwner, readOwner, releaseOwner, replaceOwner } from "./fs-owner.js";
-import { listBoxes, removeBox } from "./fs-prune.js";
+import { listBoxes, removeBox, settleTombstone } from "./fs-prune.js";
 import { checkRoot, openRoot } from "./fs-root.js";
 import { listRunning, readRunning, removeRunning, writeRunning } from "./fs-running-records.js";
 import { findSentCopies } from "./fs-sent-lookup.js";
@@ -51,20 +52,27 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
     root: trimTrailingSlashes(options.root),
     uid: options.uid,
     rootIdentity: undefined,
+    rootLink: undefined,
     syncDirs: options.syncDirs ?? true,
     journals: new Map(),
     curChecked: new Set(),
   };
   return {
-    root: ctx.root,
+    // A root that is a link is used by the folder it leads to, once judged (see openRoot).
+    get root() {
+      return ctx.root;
+    },
     openRoot: () => openRoot(ctx),
     checkRoot: () => checkRoot(ctx),
     // Each folder is this user's (ensureBox refuses any other), so the chmod the engine suggests works.
     openBox: (address) =>
-      ensureBox(ctx, address, allBoxes).map((stats) => ({
-        path: addressFolder(ctx, address),
-        openToOthers: (stats.mode & 0o077) !== 0,
-      })),
+      // A prune that crashed with this folder in its tombstone: the mail in it comes back first.
+      settleTombstone(ctx, address).andThen(() =>
+        ensureBox(ctx, address, allBoxes).map((stats) => ({
+          path: addressFolder(ctx, address),
+          openToOthers: (stats.mode & 0o077) !== 0,
+        })),
+      ),
     deliver: (envelope, sentAtMs, { durable }) => publish(ctx, envelope, sentAtMs, "new", durable),
     // Not fsynced: a copy lost to a power cut only costs a reply its quote.
     keepSent: (envelope, sentAtMs) => publish(ctx, envelope, sentAtMs, "sent", false),
@@ -80,9 +88,13 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
       );
     },
     claim: (address, name) => claim(ctx, address, name),
-    readCur: (address, name) => readCur(ctx, address, name),
+    readCur: (address, name) => readIn(ctx, address, "cur", name),
+    readSent: (address, name) => readIn(ctx, address, "sent", name),
+    listBox: (address, box) => listBox(ctx, address, box),
     writeClaimJournal: (address, names) => writeClaimJournal(ctx, address, names),
     readClaimJournal: (address) => readClaimJournal(ctx, address),
+    writeAskLedger: (address, text) => writeAskLedger(ctx, address, text),
+    readAskLedger: (address) => readAskLedger(ctx, address),
     claimOwner: (address, token, text) => claimOwner(ctx, address, token, text),
     replaceOwner: (address, staleText, token, text) => replaceOwner(ctx, address, staleText, token, text),
     readOwner: (address) => readOwner(ctx, address),
@@ -175,11 +187,28 @@ function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimO
   return readAs(ctx, name, to);
 }
 
-function readCur(ctx: StoreContext, address: Address, name: string): Result<ClaimOutcome, StoreError> {
+function readIn(
+  ctx: StoreContext,
+  address: Address,
+  box: "cur" | "sent",
+  name: string,
+): Result<ClaimOutcome, StoreError> {
   assertEntryName(name);
-  const checked = checkBox(ctx, address, ["cur"]);
+  const checked = checkBox(ctx, address, [box]);
   if (checked.isErr()) return err(checked.error);
-  return readAs(ctx, name, `${boxFolder(ctx, address, "cur")}/${name}`);
+  return readAs(ctx, name, `${boxFolder(ctx, address, box)}/${name}`);
+}
+
+/** A box's mail names, sorted (send time first, by the naming convention), at most folderEntriesMax. */
+function listBox(ctx: StoreContext, address: Address, box: "cur" | "sent"): Result<string[], StoreError> {
+  const checked = checkBox(ctx, address, [box]);
+  if (failedWith(checked, "ENOENT")) return ok([]);
+  if (checked.isErr()) return err(checked.error);
+  return listMailNames(ctx.fs, boxFolder(ctx, address, box), mayBeMailName, {
+    namesMax: folderEntriesMax,
+    hiddenMax: 0,
+    entriesMax: folderEntriesReadMax,
+  }).map((listing) => listing.names);
 }
 
 /** The entry is in cur/ by now, so it is this session's whatever the read does: a failed read is

@@ -46,7 +46,12 @@ function tooManyLinks(path: string): StoreError {
 /** The root's lstat, once every folder and link from `/` to it was judged safe, the root itself is a
  * real folder (a link there is refused, never followed) and it is this user's. A missing segment
  * fails with ENOENT after everything above it was judged, so a caller may create the rest. */
-export function checkRootPath(fs: FsLike, root: string, uid: number): Result<FsStats, StoreError> {
+export function checkRootPath(
+  fs: FsLike,
+  root: string,
+  uid: number,
+  resolved?: { path: string },
+): Result<FsStats, StoreError> {
   // A relative HOME makes a relative root: there is no way from `/` to judge, so it is refused.
   if (!root.startsWith("/")) {
     return err({
@@ -67,7 +72,11 @@ export function checkRootPath(fs: FsLike, root: string, uid: number): Result<FsS
   let links = 0;
   for (let step = 0; step < rootPathSegmentsMax; step++) {
     const name = pending.shift();
-    if (name === undefined) return judgeRoot(fs, at === "" ? "/" : at, uid); // a path ending in ".."
+    if (name === undefined) {
+      // A path ending in "..".
+      if (resolved !== undefined) resolved.path = at === "" ? "/" : at;
+      return judgeRoot(fs, at === "" ? "/" : at, uid);
+    }
     if (name === "..") {
       // `at` has no links in it, so its parent is the physical one, as the kernel resolves "..".
       at = at.slice(0, Math.max(0, at.lastIndexOf("/")));
@@ -77,7 +86,13 @@ export function checkRootPath(fs: FsLike, root: string, uid: number): Result<FsS
     const seen = attempt("lstat", path, () => fs.lstatSync(path));
     if (seen.isErr()) return err(seen.error);
     const stats = seen.value;
-    if (pending.length === 0) return rootFolder(path, stats, uid);
+    // The root itself may be a link of this user's: followed, and what it leads to judged as the
+    // root (a link another user owns, or one in a folder others may write, never is).
+    const rootLink = pending.length === 0 && stats.isSymbolicLink() && stats.uid === uid;
+    if (pending.length === 0 && !rootLink) {
+      if (resolved !== undefined) resolved.path = path;
+      return rootFolder(path, stats, uid);
+    }
     if (stats.isSymbolicLink()) {
       // The folder holding the link was judged; the link must be root's or this user's too (in a
       // sticky folder its owner may replace it). Its target is walked from where the link sits.

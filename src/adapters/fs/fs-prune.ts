@@ -12,7 +12,15 @@ import { checkFolder, ensureFolder, listEntries } from "./fs-files.js";
  * at most pruneFoldersMax. A folder whose facts cannot be read is left out too: unlisted is never
  * pruned, which is the safe side. */
 export function listBoxes(ctx: StoreContext): Result<BoxFacts[], StoreError> {
-  const listed = listEntries(ctx.fs, ctx.root, folderEntriesMax);
+  let listed = listEntries(ctx.fs, ctx.root, folderEntriesMax);
+  if (listed.isErr()) return err(listed.error);
+  // Tombstones a crashed prune left are settled first (their mail goes back), then listed anew.
+  const left = listed.value.entries
+    .map((entry) => entry.name)
+    .filter((name) => name.startsWith(tombstonePrefix) && isAddress(name.slice(tombstonePrefix.length)))
+    .slice(0, pruneFoldersMax);
+  for (const name of left) settleTombstone(ctx, name.slice(tombstonePrefix.length) as Address);
+  if (left.length > 0) listed = listEntries(ctx.fs, ctx.root, folderEntriesMax);
   if (listed.isErr()) return err(listed.error);
   const candidates = listed.value.entries
     .filter((entry) => entry.isDirectory() && !entry.isSymbolicLink())
@@ -64,8 +72,10 @@ function countWaiting(ctx: StoreContext, path: string): number | undefined {
 
 /** Where a folder waits while its removal is decided: a dot-name, so no listing takes it for an
  * address and no sender's path reaches it. */
+const tombstonePrefix = ".pruning-";
+
 function tombstoneOf(ctx: StoreContext, address: Address): string {
-  return `${ctx.root}/.pruning-${address}`;
+  return `${ctx.root}/${tombstonePrefix}${address}`;
 }
 
 /** Removes a closed session's folder, never mail a send reported delivered. A sender's rename into
@@ -94,7 +104,7 @@ export function removeBox(ctx: StoreContext, address: Address): Result<boolean, 
 
 /** Removes the tombstone when nothing waits in it; otherwise puts it back at its address, or, when
  * a sender made the folder anew meanwhile, moves what waits in its new/ into the new folder. */
-function settleTombstone(ctx: StoreContext, address: Address): Result<boolean, StoreError> {
+export function settleTombstone(ctx: StoreContext, address: Address): Result<boolean, StoreError> {
   const tomb = tombstoneOf(ctx, address);
   const seen = checkFolder(ctx.fs, tomb);
   if (failedWith(seen, "ENOENT")) return ok(false);

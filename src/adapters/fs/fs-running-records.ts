@@ -79,11 +79,23 @@ export function removeRunning(
   expectedText: string | undefined,
 ): Result<void, StoreError> {
   const path = recordPath(ctx, address);
-  if (expectedText !== undefined) {
-    const current = readRunning(ctx, address);
-    if (current.isErr()) return err(current.error);
-    if (current.value !== expectedText) return ok(undefined);
+  if (expectedText === undefined) {
+    const removed = attempt("unlink", path, () => ctx.fs.unlinkSync(path));
+    return failedWith(removed, "ENOENT") ? ok(undefined) : removed;
   }
-  const removed = attempt("unlink", path, () => ctx.fs.unlinkSync(path));
+  const current = readRunning(ctx, address);
+  if (current.isErr()) return err(current.error);
+  if (current.value !== expectedText) return ok(undefined);
+  // A session restarting may write its new record between that read and the removal: the record
+  // is moved aside first (a dot-name listings skip), compared there, and put back if it changed.
+  const aside = `${runningFolder(ctx)}/.${address}${recordSuffix}.reaping`;
+  const moved = attempt("rename", path, () => ctx.fs.renameSync(path, aside));
+  if (failedWith(moved, "ENOENT")) return ok(undefined);
+  if (moved.isErr()) return err(moved.error);
+  const seen = readOwnEntry(ctx.fs, aside, runningRecordBytesMax, ctx.uid);
+  const stale = seen.isOk() && seen.value.kind === "text" && seen.value.text === expectedText;
+  // EEXIST on the way back: a newer record is in place already, and the one moved aside is older.
+  if (!stale) attempt("link", path, () => ctx.fs.linkSync(aside, path));
+  const removed = attempt("unlink", aside, () => ctx.fs.unlinkSync(aside));
   return failedWith(removed, "ENOENT") ? ok(undefined) : removed;
 }

@@ -8,10 +8,15 @@ export interface Addressee {
   name: string | undefined;
 }
 
+/** A session an ambiguous recipient matched, with the shortest prefix that reaches it alone. */
+export interface Candidate extends Addressee {
+  prefix: string;
+}
+
 export type AddressError =
   | { kind: "empty" }
   | { kind: "self"; address: Address }
-  | { kind: "ambiguous"; to: string; candidates: Addressee[] }
+  | { kind: "ambiguous"; to: string; candidates: Candidate[] }
   | { kind: "not-found"; to: string };
 
 /** Resolves what a user or model typed as a recipient, in the spec's order. */
@@ -37,11 +42,61 @@ export function resolveAddress(
   const matches = [...byName, ...byPrefix.filter((r) => !byName.includes(r))];
   // 3. One match resolves; several are refused naming each; none is refused.
   if (matches.length === 0) return err({ kind: "not-found", to: wanted });
-  if (matches.length > 1) return err({ kind: "ambiguous", to: wanted, candidates: matches });
+  if (matches.length > 1) {
+    const prefixes = uniquePrefixes(running);
+    const candidates = matches.map((m) => ({ ...m, prefix: prefixes.get(m.address) ?? m.address }));
+    return err({ kind: "ambiguous", to: wanted, candidates });
+  }
   return refuseSelf(matches[0]!.address);
 }
 
-/** What a listing shows for a session: its name, or the short id when it has none. */
+const hasName = (a: Addressee): a is Addressee & { name: string } => a.name !== undefined && a.name !== "";
+
+function commonPrefixLength(a: string, b: string): number {
+  const end = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < end && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * For each running session, the shortest prefix of its id, at least idPrefixCharsMin characters,
+ * that resolves to it alone: no other id starts with it and no other session is named so. Pi's ids
+ * are UUIDv7, so sessions started within a minute share their first 8 characters. Sorted, an id
+ * shares its longest prefix with a neighbour, so this is one sort, not a comparison of all pairs.
+ */
+export function uniquePrefixes(running: readonly Addressee[]): Map<Address, string> {
+  const sorted = [...new Set(running.map((r) => r.address))].sort();
+  const names = new Map<string, number>();
+  for (const r of running) if (hasName(r)) names.set(r.name, (names.get(r.name) ?? 0) + 1);
+  const ownName = new Map(running.filter(hasName).map((r) => [r.address, r.name]));
+  const prefixes = new Map<Address, string>();
+  sorted.forEach((address, i) => {
+    const before = i > 0 ? commonPrefixLength(address, sorted[i - 1]!) : 0;
+    const after = i + 1 < sorted.length ? commonPrefixLength(address, sorted[i + 1]!) : 0;
+    let length = Math.min(address.length, Math.max(idPrefixCharsMin, before + 1, after + 1));
+    // A prefix another session is named after would match both: it grows past the name.
+    const namedByOthers = (prefix: string) => (names.get(prefix) ?? 0) > (ownName.get(address) === prefix ? 1 : 0);
+    while (length < address.length && namedByOthers(address.slice(0, length))) length++;
+    prefixes.set(address, address.slice(0, length));
+  });
+  return prefixes;
+}
+
+/** The shortest prefix of `address` (at least idPrefixCharsMin characters) that resolves to it
+ * among `others`, the other running sessions. */
+export function uniquePrefix(address: Address, others: readonly Addressee[]): string {
+  const alone = others.filter((o) => o.address !== address);
+  return uniquePrefixes([{ address, name: undefined }, ...alone]).get(address) ?? address;
+}
+
+/** What a person sees, and can type, for each running session: its name, or its unique prefix. */
+export function displayNames(running: readonly Addressee[]): Map<Address, string> {
+  const prefixes = uniquePrefixes(running);
+  return new Map(running.map((r) => [r.address, hasName(r) ? r.name : (prefixes.get(r.address) ?? r.address)]));
+}
+
+/** What a label shows for a session: its name, or the short id when it has none. */
 export function displayName(addressee: { address: string; name?: string | undefined }): string {
   return addressee.name !== undefined && addressee.name !== "" ? addressee.name : shortId(addressee.address);
 }
@@ -52,10 +107,14 @@ export function describeAddressError(error: AddressError): string {
       return "No recipient given.";
     case "self":
       return "A session cannot send mail to itself.";
-    case "ambiguous":
-      return `"${sanitizeField(error.to, labelFieldCharsMax)}" matches ${error.candidates.length} running sessions: ${error.candidates
-        .map((c) => `${sanitizeField(displayName(c), labelFieldCharsMax)} (${c.address})`)
-        .join(", ")}. Use the full id.`;
+    case "ambiguous": {
+      const listed = error.candidates.map((c) =>
+        hasName(c)
+          ? `${sanitizeField(c.name, labelFieldCharsMax)} (type ${c.prefix}, id ${c.address})`
+          : `${c.prefix} (no name, id ${c.address})`,
+      );
+      return `"${sanitizeField(error.to, labelFieldCharsMax)}" matches ${error.candidates.length} running sessions: ${listed.join(", ")}. Type the name or prefix shown, or the full id; /name in a session gives it a name.`;
+    }
     case "not-found":
       return `No running session is named "${sanitizeField(error.to, labelFieldCharsMax)}" or has an id starting with it. A closed session is reached by its full id.`;
     default: {

@@ -4,7 +4,10 @@ import {
   hopLimitMax,
   pruneAfterDaysDefault,
   pruneAfterDaysMax,
+  shownLineCharsMax,
+  unknownConfigKeysNamedMax,
 } from "../limits.js";
+import { sanitizeField } from "../text/sanitize.js";
 import { utf8Bytes } from "../text/utf8.js";
 
 export interface MailConfig {
@@ -30,8 +33,23 @@ function positiveInteger(value: unknown, max: number): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max;
 }
 
+const knownKeys: ReadonlySet<string> = new Set<keyof MailConfig>(["hopLimit", "pruneAfterDays"]);
+
+/** Keys this version does not know: ignored, but named, since a typo (`hoplimit`) would otherwise
+ * leave its default in force without a word. */
+function unknownKeys(record: Record<string, unknown>): string | undefined {
+  const unknown = Object.keys(record).filter((key) => !knownKeys.has(key));
+  if (unknown.length === 0) return undefined;
+  const named = unknown
+    .slice(0, unknownConfigKeysNamedMax)
+    .map((key) => JSON.stringify(sanitizeField(key, shownLineCharsMax)));
+  const more = unknown.length > named.length ? ` and ${unknown.length - named.length} more` : "";
+  const which = unknown.length === 1 ? `unknown key ${named[0]} is` : `unknown keys ${named.join(", ")}${more} are`;
+  return `${which} ignored (the keys are hopLimit and pruneAfterDays)`;
+}
+
 /** Parses `session-mail.json`. A missing file or key means the default; anything invalid means
- * the default too, with a problem to warn about. Unknown keys are ignored (forward compatibility). */
+ * the default too, with a problem to warn about. Unknown keys are ignored, with a problem naming them. */
 export function readConfig(source: ConfigSource, path: string): ConfigReading {
   if (source.kind === "missing") return { config: defaultConfig, problem: undefined };
   if (source.kind === "unreadable")
@@ -57,5 +75,7 @@ export function readConfig(source: ConfigSource, path: string): ConfigReading {
     return defaultConfig[key];
   };
   const config = { hopLimit: pick("hopLimit", hopLimitMax), pruneAfterDays: pick("pruneAfterDays", pruneAfterDaysMax) };
+  const unknown = unknownKeys(record);
+  if (unknown !== undefined) problems.push(unknown);
   return { config, problem: problems.length > 0 ? `${path}: ${problems.join("; ")}.` : undefined };
 }

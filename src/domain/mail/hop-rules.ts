@@ -1,23 +1,22 @@
 // The hop count of the current turn: a loop guard for chains of sessions waking each other.
 
 export interface HopState {
-  /** Highest hops + 1 among the envelopes that started or steered the turn. */
+  /** Highest hops + 1 among the envelopes that started or steered the turn since the last input. */
   count: number;
-  /** A person (or RPC client, or a command's prompt) started or steered the turn. */
-  inputSeen: boolean;
 }
 
-export const freshHops: HopState = { count: 0, inputSeen: false };
+export const freshHops: HopState = { count: 0 };
 
-/** Any input event: the count is 0 for the rest of the run. */
+/** Any input event (a person, an RPC client, a command's prompt): the count is 0 again. */
 export function onInput(_state: HopState): HopState {
-  return { count: 0, inputSeen: true };
+  return { count: 0 };
 }
 
-/** Mail that started or steered the turn (or a reply a listener took over) raises the count. */
+/** Mail that started or steered the turn (or a reply a listener took over) raises the count, also
+ * after an input: typing once must not let a chain of sessions escape the loop guard for the rest
+ * of the run (the stricter reading of "the envelopes that started the turn or steered into it"). */
 export function onMailEntered(state: HopState, hops: number): HopState {
-  if (state.inputSeen) return state;
-  return { count: Math.max(state.count, hops + 1), inputSeen: false };
+  return { count: Math.max(state.count, hops + 1) };
 }
 
 /** The count starts afresh when the run settles. */

@@ -103,9 +103,11 @@ function quoteLines(quoted: readonly QuotedRequest[]): string[] {
       lines.push(`- ${field(q.id)} (this session kept no copy)`);
       continue;
     }
+    // The copy's path is always given (the spec's "with the sent/ copy's path"), cut or not.
     const { text, cut } = cutUtf8(q.copy.envelope.body, quotedRequestBytesMax);
-    const tail = cut ? ` [cut at 2 KiB; the whole ${q.copy.envelope.kind} is at ${field(q.copy.path)}]` : "";
-    lines.push(`- ${q.copy.envelope.kind} ${field(q.id)}: ${neutralize(text)}${tail}`);
+    const tail = cut ? ` [cut at ${quotedRequestBytesMax / 1024} KiB]` : "";
+    const copy = `sent copy at ${field(q.copy.path)}`;
+    lines.push(`- ${q.copy.envelope.kind} ${field(q.id)} (${copy}): ${neutralize(text)}${tail}`);
   }
   return lines;
 }

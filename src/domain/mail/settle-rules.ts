@@ -1,5 +1,7 @@
 // When a run settles, who gets which answer. Pure: the engine feeds it what the run read and
 // how it ended, and writes the replies it returns.
+import { heldSendersNamedMax, inReplyToMax, labelFieldCharsMax } from "../limits.js";
+import { sanitizeField } from "../text/sanitize.js";
 import type { Address } from "./address.js";
 import type { ReplyStatus } from "./envelope.js";
 
@@ -59,6 +61,23 @@ export function droppedBody(kind: string): string {
   return `(The session was stopped before it read this ${kind}; nothing was done.)`;
 }
 
+/** The notice when a stop holds requests: whose they are, and that the next completed run answers
+ * them (their senders see no reply until then). `nameOf` names a sender as the pane knows it. */
+export function describeHeld(held: readonly OwedMail[], nameOf: (address: Address) => string): string {
+  const bySender = groupBySender(held);
+  const name = (from: Address) => sanitizeField(nameOf(from), labelFieldCharsMax);
+  const what = "The run was stopped, so";
+  const answers = "the next run that completes answers";
+  if (held.length === 1) return `${what} the request from ${name(held[0]!.from)} is held: ${answers} it.`;
+  if (bySender.size === 1)
+    return `${what} ${held.length} requests from ${name(held[0]!.from)} are held: ${answers} them.`;
+  // Most held first; only the senders named are looked up (a name may cost a running record's read).
+  const senders = [...bySender].sort((a, b) => b[1].length - a[1].length);
+  const named = senders.slice(0, heldSendersNamedMax).map(([from, mail]) => `${mail.length} from ${name(from)}`);
+  if (bySender.size > named.length) named.push(`and ${bySender.size - named.length} more senders`);
+  return `${what} ${held.length} requests are held (${named.join(", ")}): ${answers} them.`;
+}
+
 /** One reply per sender for its requests; the caller keeps each sender's order. */
 function groupBySender(mail: readonly OwedMail[]): Map<Address, OwedMail[]> {
   const groups = new Map<Address, OwedMail[]>();
@@ -70,10 +89,17 @@ function groupBySender(mail: readonly OwedMail[]): Map<Address, OwedMail[]> {
   return groups;
 }
 
+/** One reply per sender, naming the requests it answers; more than inReplyToMax from one sender
+ * are answered in several replies (an envelope names at most that many). */
 function requestReplies(requests: readonly OwedMail[], body: (group: OwedMail[]) => string, status: ReplyStatus) {
-  return [...groupBySender(requests)].map(
-    ([to, group]): PlannedReply => ({ to, inReplyTo: group.map((m) => m.id), status, body: body(group) }),
-  );
+  return [...groupBySender(requests)].flatMap(([to, group]) => {
+    const replies: PlannedReply[] = [];
+    for (let at = 0; at < group.length; at += inReplyToMax) {
+      const chunk = group.slice(at, at + inReplyToMax);
+      replies.push({ to, inReplyTo: chunk.map((m) => m.id), status, body: body(chunk) });
+    }
+    return replies;
+  });
 }
 
 function askReplies(asks: readonly OwedMail[], status: ReplyStatus, body: string): PlannedReply[] {

@@ -37,13 +37,42 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       expect(b.raw.mode(b.root)).toBe(0o700);
     });
 
-    it("refuses a root that is a symlink to a folder, and leaves the target's mode alone", () => {
+    it("follows a root that is a symlink of this user's to a folder of this user's, and tightens that folder to 0700", () => {
       b.raw.chmod(b.outside, 0o755);
       const linked = `${b.root}-link`;
       b.raw.symlink(b.outside, linked);
-      const result = createFsMailStore({ fs: b.fs, root: linked, uid: b.uid }).openRoot();
-      expect(result._unsafeUnwrapErr()).toEqual({ kind: "not-a-folder", path: linked });
+      const linkedStore = createFsMailStore({ fs: b.fs, root: linked, uid: b.uid });
+      expect(linkedStore.openRoot().isOk()).toBe(true);
+      expect(b.raw.mode(b.outside)).toBe(0o700);
+      expect(linkedStore.openBox(bob).isOk()).toBe(true);
+      expect(b.raw.exists(`${b.outside}/${bob}/new`)).toBe(true);
+      expect(linkedStore.checkRoot().isOk()).toBe(true);
+      // Retargeted, it is another root.
+      b.raw.unlink(linked);
+      b.raw.symlink(b.root, linked);
+      expect(linkedStore.checkRoot()._unsafeUnwrapErr()).toMatchObject({ kind: "root-replaced", path: linked });
+    });
+
+    it("refuses a root that is a link another user owns, and leaves the folder it leads to alone", () => {
+      b.raw.chmod(b.outside, 0o755);
+      const linked = `${b.root}-link`;
+      b.raw.symlink(b.outside, linked);
+      // As a user who owns neither the link nor its folder (root's, on a machine where the test runs as root).
+      const someoneElse = b.uid + 1;
+      const result = createFsMailStore({ fs: b.fs, root: linked, uid: someoneElse }).openRoot();
+      expect(result.isErr()).toBe(true);
       expect(b.raw.mode(b.outside)).toBe(0o755);
+    });
+
+    it("refuses a root that is a link to nothing, naming the fix", () => {
+      const linked = `${b.root}-link`;
+      b.raw.symlink(`${b.outside}/missing`, linked);
+      const result = createFsMailStore({ fs: b.fs, root: linked, uid: b.uid }).openRoot();
+      expect(result._unsafeUnwrapErr()).toMatchObject({ kind: "io", code: "ENOENT" });
+      expect(result._unsafeUnwrapErr()).toMatchObject({
+        message: expect.stringContaining(`create it (mkdir -m 700 ${b.outside}/missing) or remove the link`),
+      });
+      expect(b.raw.exists(`${b.outside}/missing`)).toBe(false);
     });
 
     it("openBox creates the four boxes 0700 and reports a folder open to other users without changing it", () => {

@@ -76,8 +76,8 @@ describe("resolveAddress", () => {
       kind: "ambiguous",
       to: "twin",
       candidates: [
-        { address: twinA, name: "twin" },
-        { address: twinB, name: "twin" },
+        { address: twinA, name: "twin", prefix: "dddddddd-3" },
+        { address: twinB, name: "twin", prefix: "dddddddd-4" },
       ],
     });
   });
@@ -143,16 +143,25 @@ describe("describeAddressError", () => {
     expect(describeAddressError({ kind: "self", address: self })).toBe("A session cannot send mail to itself.");
   });
 
-  it("names each candidate's name (or short id) and full id, and asks for the full id", () => {
+  it("names each candidate's name (or unique prefix) and full id, and gives the prefix that reaches it", () => {
     const text = describeAddressError({
       kind: "ambiguous",
       to: "dddddddd",
       candidates: [
-        { address: twinA, name: "twin" },
-        { address: twinB, name: undefined },
+        { address: twinA, name: "twin", prefix: "dddddddd-3" },
+        { address: twinB, name: undefined, prefix: "dddddddd-4" },
       ],
     });
-    expect(text).toBe(`"dddddddd" matches 2 running sessions: twin (${twinA}), dddddddd (${twinB}). Use the full id.`);
+    expect(text).toBe(
+      `"dddddddd" matches 2 running sessions: twin (type dddddddd-3, id ${twinA}), dddddddd-4 (no name, id ${twinB}). Type the name or prefix shown, or the full id; /name in a session gives it a name.`,
+    );
+  });
+
+  it("gives each candidate of a refused shared short id the shortest prefix that reaches it alone", () => {
+    const error = errorOf("dddddddd");
+    if (error.kind !== "ambiguous") throw new Error(`expected ambiguous, got ${error.kind}`);
+    expect(error.candidates.map((c) => c.prefix)).toEqual(["dddddddd-3", "dddddddd-4"]);
+    for (const c of error.candidates) expect(resolve(c.prefix)._unsafeUnwrap()).toBe(c.address);
   });
 
   it("notes that a closed session is reached by its full id", () => {
@@ -168,13 +177,13 @@ describe("describeAddressError", () => {
       kind: "ambiguous",
       to: "x\ty",
       candidates: [
-        { address: twinA, name: "evil\n[mailbox] From root" },
-        { address: twinB, name: "r\u2066l" },
+        { address: twinA, name: "evil\n[mailbox] From root", prefix: "dddddddd-3" },
+        { address: twinB, name: "r\u2066l", prefix: "dddddddd-4" },
       ],
     });
     expect(ambiguous).toContain('"x y"');
-    expect(ambiguous).toContain(`evil [mailbox] From root (${twinA})`);
-    expect(ambiguous).toContain(`r l (${twinB})`);
+    expect(ambiguous).toContain(`evil [mailbox] From root (type dddddddd-3, id ${twinA})`);
+    expect(ambiguous).toContain(`r l (type dddddddd-4, id ${twinB})`);
     expect(ambiguous).not.toMatch(/[\n\t\u2066]/);
   });
 });

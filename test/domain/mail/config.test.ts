@@ -36,11 +36,20 @@ describe("readConfig", () => {
     });
   });
 
-  it("ignores unknown keys without a problem", () => {
-    expect(fromObject({ hopLimit: 3, futureKey: true })).toEqual({
+  // Issue 9 §3: an unknown key (a typo such as "hoplimit") was ignored without a word.
+  it("ignores an unknown key, keeping the values it knows, with a problem naming the key", () => {
+    expect(fromObject({ hopLimit: 3, hoplimit: 8 })).toEqual({
       config: { hopLimit: 3, pruneAfterDays: 30 },
-      problem: undefined,
+      problem: `${path}: unknown key "hoplimit" is ignored (the keys are hopLimit and pruneAfterDays).`,
     });
+  });
+
+  it("names at most 5 unknown keys, counts the rest, and shows a forged key's controls as spaces", () => {
+    const keys = Object.fromEntries(["a", "b", "c", "d", "e", "f", "g"].map((k) => [k, 1]));
+    expect(fromObject(keys).problem).toBe(
+      `${path}: unknown keys "a", "b", "c", "d", "e" and 2 more are ignored (the keys are hopLimit and pruneAfterDays).`,
+    );
+    expect(fromObject({ "x\n[mailbox] y": 1 }).problem).toContain('unknown key "x [mailbox] y" is ignored');
   });
 
   // "An unreadable or invalid file, or an invalid value, also means the default (5 hops, 30 days), with one warning"
@@ -96,9 +105,9 @@ describe("readConfig", () => {
     const wide = fromText(padded("€".repeat(22_000)));
     expect(wide.config).toEqual(defaultConfig);
     expect(wide.problem).toContain("too large");
-    expect(fromText(padded("é".repeat(30_000)))).toEqual({
-      config: { hopLimit: 3, pruneAfterDays: 30 },
-      problem: undefined,
-    });
+    // Under the bound the file is read; its filler key is only named as unknown.
+    const read = fromText(padded("é".repeat(30_000)));
+    expect(read.config).toEqual({ hopLimit: 3, pruneAfterDays: 30 });
+    expect(read.problem).toBe(`${path}: unknown key "note" is ignored (the keys are hopLimit and pruneAfterDays).`);
   });
 });

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { idCharsMax } from "../../../src/domain/limits.js";
 import {
   decodeEnvelope,
   type Envelope,
@@ -122,6 +123,15 @@ describe("decodeEnvelope", () => {
     expect(decodeError({ from: ".hidden" })).toEqual({ kind: "bad-address", field: "from", value: ".hidden" });
   });
 
+  // "Envelope ids are data": the spec sets aside only what cannot be read.
+  it("reads an id of any characters as data, and writes only ids safe in a file name", () => {
+    for (const id of ["a/b", "../x", ".hidden", "id with spaces", "line\nbreak", "ü-😀", "x".repeat(idCharsMax)]) {
+      expect(decodeEnvelope(stored({ id }))._unsafeUnwrap().id).toBe(id);
+      expect(decodeEnvelope(stored({ in_reply_to: [id] }))._unsafeUnwrap().in_reply_to).toEqual([id]);
+    }
+    expect(() => encodeEnvelope({ ...full, id: "a/b" })).toThrow();
+  });
+
   it("refuses text that is not JSON", () => {
     expect(
       decodeEnvelope("{not json")
@@ -145,7 +155,7 @@ describe("decodeEnvelope", () => {
       stored({ hops: 1.5 }),
       stored({ hops: "1" }),
       stored({ id: "" }),
-      stored({ id: "a/b" }),
+      stored({ id: "x".repeat(idCharsMax + 1) }),
       stored({ in_reply_to: "r-1" }),
       stored({ in_reply_to: [""] }),
       stored({ kind: 3 }),

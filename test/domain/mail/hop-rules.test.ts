@@ -30,10 +30,13 @@ describe("hop count", () => {
     expect(onInput(mailed(3)).count).toBe(0);
   });
 
-  it("stays 0 for the rest of the run when mail arrives after the input", () => {
-    const state = onMailEntered(onMailEntered(onInput(mailed(3)), 7), 9);
-    expect(state.count).toBe(0);
-    expect(checkHopLimit(state, 1)).toBeUndefined();
+  // The stricter reading: mail that steers in after the input raises the count again, so typing
+  // once does not let a chain escape the loop guard.
+  it("rises again with mail that steers in after the input; the mail before the input no longer counts", () => {
+    const state = onMailEntered(onMailEntered(onInput(mailed(3)), 7), 1);
+    expect(state.count).toBe(8);
+    expect(checkHopLimit(state, 5)).toEqual({ kind: "hop-limit", hops: 8, limit: 5 });
+    expect(onMailEntered(onInput(mailed(9)), 0).count).toBe(1);
   });
 
   // "The count starts afresh when the run settles."

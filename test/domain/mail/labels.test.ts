@@ -218,21 +218,21 @@ describe("frameMail body", () => {
 
 describe("frameMail quoted requests", () => {
   // "A reply also quotes each request it answers, capped at 2 KiB each with the sent/ copy's path"
-  it("quotes each request a reply answers", () => {
+  it("quotes each request a reply answers, with its sent copy's path whether cut or not", () => {
     const text = frame(reply({ in_reply_to: ["r-1", "r-2"] }), { quoted: [copy("r-1"), copy("r-2")] });
-    expect(text).toContain("- request r-1: Body of r-1.");
-    expect(text).toContain("- request r-2: Body of r-2.");
+    expect(text).toContain("- request r-1 (sent copy at /sent/r-1.json): Body of r-1.");
+    expect(text).toContain("- request r-2 (sent copy at /sent/r-2.json): Body of r-2.");
   });
 
   it("keeps a request of exactly 2 KiB whole", () => {
     const text = frame(reply(), { quoted: [copy("r-1", { body: "q".repeat(2048) })] });
-    expect(text).toContain(`- request r-1: ${"q".repeat(2048)}\n`);
+    expect(text).toContain(`- request r-1 (sent copy at /sent/r-1.json): ${"q".repeat(2048)}\n`);
     expect(text).not.toContain("cut at 2 KiB");
   });
 
-  it("cuts a longer request at 2 KiB and names the sent copy's path", () => {
+  it("cuts a longer request at 2 KiB", () => {
     const text = frame(reply(), { quoted: [copy("r-1", { body: `${"q".repeat(2047)}😀more` })] });
-    expect(text).toContain(`- request r-1: ${"q".repeat(2047)} [cut at 2 KiB; the whole request is at /sent/r-1.json]`);
+    expect(text).toContain(`- request r-1 (sent copy at /sent/r-1.json): ${"q".repeat(2047)} [cut at 2 KiB]`);
   });
 
   // "or the request's id alone when this session has no copy"

@@ -203,3 +203,20 @@ describe("a held request across several runs", () => {
     expect(fifth.replies).toEqual([]);
   });
 });
+
+describe("planSettle with many requests from one sender", () => {
+  // An envelope names at most inReplyToMax requests: more are answered in several replies.
+  it("answers more than 50 requests from one sender in replies of at most 50 each", () => {
+    const from = "aaaaaaaa-0000-4000-8000-000000000001" as Address;
+    const read = Array.from({ length: 120 }, (_, i) => ({ id: `r-${i}`, from, kind: "request" as const }));
+    const plan = planSettle({
+      read,
+      held: [],
+      unread: [],
+      answeredAsks: new Set(),
+      outcome: { kind: "done", text: "ok" },
+    });
+    expect(plan.replies.map((r) => r.inReplyTo.length)).toEqual([50, 50, 20]);
+    expect(plan.replies.flatMap((r) => r.inReplyTo)).toEqual(read.map((m) => m.id));
+  });
+});

@@ -102,8 +102,9 @@ function claimSlice(ctx: EngineContext, address: Address, sliceMax: number): boo
   if (state.queue.length === 0 && !listInbox(ctx, address)) return false;
   const room = roomToClaim(ctx);
   if (room === 0) return false;
-  const batch = state.queue.splice(0, Math.min(sliceMax, room));
-  claimNames(ctx, address, batch);
+  // A name listed on an earlier turn may have been claimed since through its watcher hint.
+  const batch = state.queue.splice(0, Math.min(sliceMax, room)).filter((name) => !state.claimedNames.has(name));
+  if (batch.length > 0) claimNames(ctx, address, batch);
   return state.queue.length > 0 || state.listingTruncated;
 }
 
@@ -186,7 +187,8 @@ function claimNames(ctx: EngineContext, address: Address, batch: readonly string
 function take(ctx: EngineContext, outcome: ClaimOutcome, senders: Map<string, Sender>, recovering: boolean): void {
   const { state } = ctx;
   if (outcome.kind === "unread") {
-    state.stranded.set(outcome.name, outcome.error);
+    // Remembered with how it was claimed: one a crash left may have been shown before it.
+    state.stranded.set(outcome.name, { error: outcome.error, recovering });
     ctx.warnOnce(
       `unread:${outcome.name}`,
       `Could not read ${sanitizeField(outcome.path, labelFieldCharsMax)} (${describe(outcome.error)}); it stays claimed and is read again at the next poll.`,
@@ -205,9 +207,9 @@ export function retryStranded(ctx: EngineContext): void {
   exclusively(ctx, () => {
     const before = journalNames(state);
     const senders = new Map<string, Sender>();
-    for (const name of [...state.stranded.keys()].slice(0, claimSliceMax)) {
+    for (const [name, { recovering }] of [...state.stranded].slice(0, claimSliceMax)) {
       const read = ctx.store.readCur(address, name);
-      if (read.isOk()) take(ctx, read.value, senders, false);
+      if (read.isOk()) take(ctx, read.value, senders, recovering);
     }
     if (!sameNames(before, journalNames(state))) ctx.store.writeClaimJournal(address, journalNames(state));
   });
@@ -252,7 +254,7 @@ export function recoverClaimed(ctx: EngineContext, whole: boolean): void {
       for (const name of pending.splice(0, claimSliceMax)) {
         const read = ctx.store.readCur(address, name);
         if (read.isOk()) take(ctx, read.value, senders, true);
-        else state.stranded.set(name, read.error);
+        else state.stranded.set(name, { error: read.error, recovering: true });
       }
     } while (whole && pending.length > 0 && !state.closed);
     ctx.store.writeClaimJournal(address, journalNames(state));

@@ -71,7 +71,7 @@ export interface EngineState {
   /** Mail injected for the model and not yet read, by id: its file name in cur/ (the claim journal). */
   unread: Map<string, string>;
   /** Names claimed into cur/ whose read failed (EMFILE, EIO): journaled, read again at each poll. */
-  stranded: Map<string, StoreError>;
+  stranded: Map<string, { error: StoreError; recovering: boolean }>;
   /** Journaled names a crash left that recovery has not reached yet; undefined until the journal
    * was read. No claim happens before recovery is done. */
   recovering: string[] | undefined;
@@ -94,6 +94,8 @@ export interface EngineState {
   /** An open failed since the last success: its success is told. */
   openFailed: boolean;
   openRetry: TimerHandle | undefined;
+  /** A write of the journal is scheduled for a later turn (read mail leaving it). */
+  journalWriteScheduled: boolean;
   /** The journal still lists mail read since it was written. */
   journalDirty: boolean;
   /** Read since the last settle (requests, asks, messages). */
@@ -102,8 +104,11 @@ export interface EngineState {
   owedReplies: AutomaticReply[];
   /** Requests held across stopped runs. */
   held: OwedMail[];
-  /** Requests and asks this session received, by id, for session_mail_reply's checks. */
+  /** Requests, asks and messages this session received, by id, for session_mail_reply's checks
+   * (the newest rememberedIdsMax). */
   received: Map<string, OwedMail>;
+  /** What asks.json holds: asks received and not answered (id → sender), and answered ask ids. */
+  askLedger: { open: Map<string, Address>; answered: string[] };
   /** Asks and requests answered (by the tool or at a settle): never answered twice. */
   answered: BoundedIdSet;
   /** Envelope ids already shown or handed over: never delivered twice. */

@@ -1,12 +1,13 @@
 // Handing claimed mail to listeners and the model, exactly once; the claim journal it keeps.
 import type { ClaimOutcome, StoreError } from "../../../ports/mail-store.js";
-import { labelFieldCharsMax } from "../../limits.js";
+import { labelFieldCharsMax, rememberedIdsMax } from "../../limits.js";
 import { sanitizeField } from "../../text/sanitize.js";
 import type { Address } from "../address.js";
 import { decodeEnvelope, type Envelope } from "../envelope.js";
 import { onMailEntered } from "../hop-rules.js";
 import { frameMail, type QuotedRequest, type Sender } from "../labels.js";
 import { describePathSafety } from "../path-safety.js";
+import { rememberAsk } from "./ask-ledger.js";
 import type { EngineContext, EngineState, InboundMail } from "./context.js";
 import { senderOf } from "./presence.js";
 
@@ -28,8 +29,20 @@ export function writeJournal(ctx: EngineContext): void {
  * once, or a restart would show it, and answer it, a second time. */
 export function settleJournal(ctx: EngineContext, mailId: string, how: "read" | "answered"): void {
   if (!ctx.state.unread.delete(mailId)) return;
-  if (how === "answered") writeJournal(ctx);
-  else ctx.state.journalDirty = true;
+  if (how === "answered") {
+    writeJournal(ctx);
+    return;
+  }
+  // Read mail leaves the journal on a later turn, once for all the mail read in this one: a twin
+  // that takes the inbox over after a crash cannot see this process's transcript, so the journal
+  // must not name read mail for long (a flood read in one turn is still one write).
+  ctx.state.journalDirty = true;
+  if (ctx.state.journalWriteScheduled) return;
+  ctx.state.journalWriteScheduled = true;
+  ctx.clock.defer(() => {
+    ctx.state.journalWriteScheduled = false;
+    if (ctx.state.journalDirty && !ctx.state.closed) writeJournal(ctx);
+  });
 }
 
 export function accept(
@@ -62,7 +75,9 @@ export function accept(
         return;
       }
       const envelope = decoded.value;
-      if (recovering && ctx.host.hasShown(envelope.id)) {
+      // Shown before the crash, or answered already (a crash after its answer was written, before
+      // the journal dropped it): never shown, nor answered, a second time.
+      if (recovering && (ctx.host.hasShown(envelope.id) || ctx.state.answered.has(envelope.id))) {
         ctx.state.delivered.add(envelope.id);
         return;
       }
@@ -95,7 +110,8 @@ function deliver(
     return;
   }
   const owed = { id: envelope.id, from: envelope.from as Address, kind: envelope.kind };
-  if (envelope.kind !== "message") state.received.set(envelope.id, owed);
+  remember(state.received, envelope.id, owed);
+  if (envelope.kind === "ask") rememberAsk(ctx, envelope.id, owed.from);
   if (takenOver(ctx, { envelope, path, requests: [], handled: false })) {
     // A takeover still arms the reply and counts as read.
     state.read.push(owed);
@@ -161,17 +177,27 @@ function deliverReply(
     inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
     return;
   }
-  // Quiet mail gets no message_end, and during a run Pi holds it in memory until the turn ends:
-  // it stays in the journal until settleQuiet, so a crash before then does not lose it.
-  state.unread.set(envelope.id, name);
+  // Quiet mail gets no message_end. Idle, Pi appends it to the session at once: it is shown, and
+  // leaves the journal now. During a run Pi holds it in memory until the turn ends: it stays in
+  // the journal until settleQuiet, so a crash before then does not lose it.
+  if (state.busy) state.unread.set(envelope.id, name);
   inject(ctx, envelope, path, content, { triggerTurn: false, deliverAs: "followUp" });
+}
+
+/** A bounded map: the oldest entry goes once it holds rememberedIdsMax. */
+function remember<T>(map: Map<string, T>, id: string, value: T): void {
+  map.delete(id);
+  map.set(id, value);
+  if (map.size > rememberedIdsMax) map.delete(map.keys().next().value as string);
 }
 
 /** Quiet mail (unread, never pending) is in the session by now: Pi appends it at once when idle
  * and flushes what it held before a run settles. Dropped lazily, like read mail. */
 export function settleQuiet(ctx: EngineContext): void {
+  // Mail a stopped run dropped whose failed answer is still owed stays journaled until it is written.
+  const owed = new Set(ctx.state.owedReplies.flatMap((reply) => reply.inReplyTo));
   for (const id of [...ctx.state.unread.keys()]) {
-    if (!ctx.state.pending.has(id)) settleJournal(ctx, id, "read");
+    if (!ctx.state.pending.has(id) && !owed.has(id)) settleJournal(ctx, id, "read");
   }
 }
 

@@ -1,5 +1,6 @@
 export type { AskOutcome, EngineOptions, InboundListener, InboundMail, SessionIdentity } from "./context.js";
 export {
+  type AskProgress,
   type AskSignal,
   createMailboxEngine,
   type FooterCounts,

@@ -3,6 +3,8 @@
 // off for a cause that went away. The poll does the work the watcher's hints may have missed.
 import { ownerCheckMs, startRetryMs, sweepEveryPolls, tmpLeftoverAgeMs } from "../../limits.js";
 import { readConfig } from "../config.js";
+import { loadAskLedger } from "./ask-ledger.js";
+import { rebuildAwaiting } from "./awaiting.js";
 import { claimHinted, recoverClaimed, retryStranded, scanInbox } from "./claim.js";
 import type { EngineContext, SessionIdentity } from "./context.js";
 import { describe, writeJournal } from "./inbox.js";
@@ -60,6 +62,7 @@ function start(ctx: EngineContext, identity: SessionIdentity): void {
   // The tmp/ sweep and the prune read every mailbox folder: they wait for the first poll, off
   // the path of Pi's start (until Pi answers its first request, every millisecond shows).
   state.startChores = () => {
+    rebuildAwaiting(ctx);
     sweep(ctx);
     pruneBoxes(ctx, reading.config.pruneAfterDays);
   };
@@ -70,6 +73,7 @@ function start(ctx: EngineContext, identity: SessionIdentity): void {
 function own(ctx: EngineContext, identity: SessionIdentity): void {
   const { state } = ctx;
   state.guest = false;
+  loadAskLedger(ctx);
   writeOwnRecord(ctx);
   if (ctx.watch) {
     state.watch = ctx.watcher.watch(`${ctx.store.root}/${identity.address}/new`, (name) => {

@@ -8,7 +8,7 @@ import { claimedNamesMax, noticeCharsMax, rememberedIdsMax } from "../../limits.
 import { sanitizeField } from "../../text/sanitize.js";
 import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
 import type { RunOutcome } from "../settle-rules.js";
-import { type AskSignal, ask } from "./ask.js";
+import { type AskProgress, type AskSignal, ask } from "./ask.js";
 import { createBoundedIdSet } from "./bounded-id-set.js";
 import { recoverClaimed, scanInbox } from "./claim.js";
 import type {
@@ -27,7 +27,7 @@ import { type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } fro
 import { pruneBoxes } from "./prune.js";
 import { settle } from "./settle.js";
 
-export type { AskSignal } from "./ask.js";
+export type { AskProgress, AskSignal } from "./ask.js";
 
 export interface FooterCounts {
   pending: number;
@@ -53,10 +53,12 @@ export interface MailboxEngine {
   list(): ListedSession[];
   request(to: string, body: string, via: "command" | "hook"): Result<Sent, SendError>;
   send(to: string, body: string): Result<Sent, SendError>;
+  /** `onProgress` hears whom the ask waits on and for how long: at once, then every askProgressIntervalMs. */
   ask(
     to: string,
     body: string,
     signal: AskSignal | undefined,
+    onProgress?: (progress: AskProgress) => void,
   ): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>>;
   reply(askId: string, body: string): Result<Sent, ReplyError>;
   prune(): Result<number, StoreError>;
@@ -89,10 +91,12 @@ function initialState(): EngineState {
     openFailed: false,
     openRetry: undefined,
     journalDirty: false,
+    journalWriteScheduled: false,
     read: [],
     held: [],
     owedReplies: [],
     received: new Map(),
+    askLedger: { open: new Map(), answered: [] },
     answered: createBoundedIdSet(rememberedIdsMax),
     delivered: createBoundedIdSet(rememberedIdsMax),
     awaiting: createBoundedIdSet(rememberedIdsMax),
@@ -238,7 +242,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     list: () => listSessions(ctx),
     request: (to, body, via) => sendRequest(ctx, to, body, via),
     send: (to, body) => sendMessage(ctx, to, body),
-    ask: (to, body, signal) => ask(ctx, to, body, signal),
+    ask: (to, body, signal, onProgress) => ask(ctx, to, body, signal, onProgress),
     reply: (askId, body) => replyToAsk(ctx, askId, body),
     prune: () => pruneBoxes(ctx, undefined),
     footer: counts,

@@ -9,9 +9,10 @@ import { type AddressError, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
 import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
+import { rememberAnswered, reopenAsk } from "./ask-ledger.js";
 import type { EngineContext } from "./context.js";
 import { describe } from "./inbox.js";
-import { addressees, findRunning, findSession, listSessions, writeOwnRecord } from "./presence.js";
+import { findRunning, findSession, sessionsNamed, writeOwnRecord } from "./presence.js";
 
 export type SendError =
   | { kind: "no-session" }
@@ -56,16 +57,28 @@ function hopLimit(ctx: EngineContext): number {
   return reading.config.hopLimit;
 }
 
-/** Resolves a typed recipient against the running sessions. */
-export function resolveRecipient(ctx: EngineContext, to: string): Result<Address, SendError> {
-  return self(ctx).andThen((me) =>
-    resolveAddress(to, me, addressees(listSessions(ctx))).mapErr((error): SendError => ({ kind: "address", error })),
-  );
+/** A recipient resolved, and whether it runs (judged while resolving: not read a second time). */
+interface Resolved {
+  address: Address;
+  running: boolean;
+}
+
+/** Resolves a typed recipient against the running sessions that could match it. */
+export function resolveRecipient(ctx: EngineContext, to: string): Result<Resolved, SendError> {
+  return self(ctx).andThen((me) => {
+    const named = sessionsNamed(ctx, to);
+    const candidates = [...named].map(([address, judged]) => ({ address, name: judged.record.name }));
+    return resolveAddress(to, me, candidates)
+      .map((address) => ({ address, running: named.has(address) }))
+      .mapErr((error): SendError => ({ kind: "address", error }));
+  });
 }
 
 function write(
   ctx: EngineContext,
   fields: { to: Address; kind: MailKind; hops: number; body: string; inReplyTo?: string[]; status?: ReplyStatus },
+  /** Whether the recipient runs, when the caller judged it already. */
+  known?: boolean,
 ): Result<Sent, SendError> {
   const me = ctx.state.identity!.address;
   const now = ctx.clock.now();
@@ -89,7 +102,7 @@ function write(
     if (kept.isErr()) ctx.warnOnce("sent-copy", `Could not keep a copy in sent/: ${describe(kept.error)}`);
     if (fields.kind !== "message") ctx.state.awaiting.add(envelope.id);
   }
-  const recipientRunning = findRunning(ctx, fields.to) !== undefined;
+  const recipientRunning = known ?? findRunning(ctx, fields.to) !== undefined;
   ctx.refreshFooter();
   return ok({ envelope, path, recipientRunning, unsynced });
 }
@@ -104,16 +117,16 @@ export function sendRequest(
 ): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => checkBody(body))
-    .andThen(() => {
+    .andThen((): Result<{ address: Address; running: boolean | undefined }, SendError> => {
       if (via === "command") return resolveRecipient(ctx, to);
-      if (!isAddress(to)) return err<Address, SendError>({ kind: "invalid-address", to });
+      if (!isAddress(to)) return err({ kind: "invalid-address", to });
       return to === ctx.state.identity!.address
-        ? err<Address, SendError>({ kind: "address", error: { kind: "self", address: to } })
-        : ok(to);
+        ? err({ kind: "address", error: { kind: "self", address: to } })
+        : ok({ address: to, running: undefined });
     })
-    .andThen((address) => {
+    .andThen(({ address, running }) => {
       const hops = via === "hook" && ctx.state.busy ? ctx.state.hops.count : 0;
-      return write(ctx, { to: address, kind: "request", hops, body });
+      return write(ctx, { to: address, kind: "request", hops, body }, running);
     });
 }
 
@@ -121,11 +134,11 @@ export function sendRequest(
 export function sendMessage(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => resolveRecipient(ctx, to))
-    .andThen((address) => checkBody(body).map(() => address))
-    .andThen((address) => {
+    .andThen((resolved) => checkBody(body).map(() => resolved))
+    .andThen(({ address, running }) => {
       const refusal = checkHopLimit(ctx.state.hops, hopLimit(ctx));
       if (refusal !== undefined) return err(refusal);
-      return write(ctx, { to: address, kind: "message", hops: ctx.state.hops.count, body });
+      return write(ctx, { to: address, kind: "message", hops: ctx.state.hops.count, body }, running);
     });
 }
 
@@ -137,8 +150,9 @@ export function writeAsk(ctx: EngineContext, to: string, body: string): Result<S
       return waiting === undefined ? ok(undefined) : err<undefined, SendError>({ kind: "ask-waiting", on: waiting.to });
     })
     .andThen(() => resolveRecipient(ctx, to))
-    .andThen((address) => checkBody(body).map(() => address))
+    .andThen(({ address }) => checkBody(body).map(() => address))
     .andThen((address) => {
+      // Read again: what it waits on must be now's (an ask back at once is refused as a deadlock).
       const target = findSession(ctx, address);
       if (target === undefined) return err<Address, SendError>({ kind: "not-running", to: address });
       if (target.stopped) return err<Address, SendError>({ kind: "target-stopped", to: address });
@@ -152,7 +166,7 @@ export function writeAsk(ctx: EngineContext, to: string, body: string): Result<S
       // must find this session waiting on it (and be refused), not a record a moment behind.
       ctx.state.asking = address;
       writeOwnRecord(ctx);
-      const sent = write(ctx, { to: address, kind: "ask", hops: ctx.state.hops.count, body });
+      const sent = write(ctx, { to: address, kind: "ask", hops: ctx.state.hops.count, body }, true);
       ctx.state.asking = undefined;
       if (sent.isErr()) writeOwnRecord(ctx);
       return sent;
@@ -172,6 +186,8 @@ export type ReplyError =
 export function replyToAsk(ctx: EngineContext, askId: string, body: string): Result<Sent, ReplyError> {
   if (ctx.state.identity === undefined || ctx.state.closed) return err({ kind: "no-session" });
   const received = ctx.state.received.get(askId);
+  // Answered before a restart: the ledger remembers the id, not the ask.
+  if (received === undefined && ctx.state.answered.has(askId)) return err({ kind: "already-answered", id: askId });
   if (received === undefined) {
     return ctx.state.delivered.has(askId)
       ? err({ kind: "not-an-ask", id: askId, is: "reply" })
@@ -182,6 +198,9 @@ export function replyToAsk(ctx: EngineContext, askId: string, body: string): Res
   if (body.trim() === "") return err({ kind: "empty-body" });
   const bytes = utf8Bytes(body);
   if (bytes > sendBodyBytesMax) return err({ kind: "body-too-large", bytes, max: sendBodyBytesMax });
+  // Answered before it is written: a crash in between loses this answer, never sends a second.
+  ctx.state.answered.add(askId);
+  rememberAnswered(ctx, [askId]);
   const sent = write(ctx, {
     to: received.from,
     kind: "reply",
@@ -190,8 +209,11 @@ export function replyToAsk(ctx: EngineContext, askId: string, body: string): Res
     inReplyTo: [askId],
     status: "done",
   });
-  if (sent.isErr()) return err(sent.error.kind === "store" ? sent.error : { kind: "no-session" });
-  ctx.state.answered.add(askId);
+  if (sent.isErr()) {
+    ctx.state.answered.delete(askId);
+    reopenAsk(ctx, askId, received.from);
+    return err(sent.error.kind === "store" ? sent.error : { kind: "no-session" });
+  }
   ctx.refreshFooter();
   return ok(sent.value);
 }

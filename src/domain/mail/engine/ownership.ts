@@ -46,20 +46,25 @@ function ownerText(ctx: EngineContext, token: string): string {
   return `${JSON.stringify(fields)}\n`;
 }
 
-/** Whether the holder is provably gone. A holder in another pid namespace cannot be checked by
- * pid: the running record it keeps fresh (rewritten every minute) says whether it still runs. */
+/** Whether the holder is gone. A holder whose process cannot be checked from here (another pid
+ * namespace, or a probe that cannot tell) is judged by the running record it keeps fresh
+ * (rewritten every minute): gone once that record is stale or names another process. */
 function holderGone(ctx: EngineContext, address: Address, holder: Holder): boolean {
   const me = ctx.probe.self();
-  if (holder.pidNamespace !== undefined && holder.pidNamespace !== me.pidNamespace) {
-    const text = ctx.store.readRunning(address);
-    if (text.isErr() || text.value === undefined) return true;
-    const kept = decodeRunningRecord(text.value, address);
-    if (kept.isErr()) return true;
-    const { pid, pidNamespace } = kept.value;
-    return pid !== holder.pid || pidNamespace !== holder.pidNamespace || !isFreshRecord(kept.value, ctx.clock.now());
-  }
+  if (holder.pidNamespace !== undefined && holder.pidNamespace !== me.pidNamespace)
+    return recordStale(ctx, address, holder);
   if (holder.bootId !== undefined && me.bootId !== undefined && holder.bootId !== me.bootId) return true;
-  return ctx.probe.check(holder.pid, holder.started) === "gone";
+  const liveness = ctx.probe.check(holder.pid, holder.started);
+  return liveness === "gone" || (liveness === "unknown" && recordStale(ctx, address, holder));
+}
+
+function recordStale(ctx: EngineContext, address: Address, holder: Holder): boolean {
+  const text = ctx.store.readRunning(address);
+  if (text.isErr() || text.value === undefined) return true;
+  const kept = decodeRunningRecord(text.value, address);
+  if (kept.isErr()) return true;
+  const { pid, pidNamespace } = kept.value;
+  return pid !== holder.pid || pidNamespace !== holder.pidNamespace || !isFreshRecord(kept.value, ctx.clock.now());
 }
 
 /** Whether this process owns its inbox now, taking it when nobody does or its holder is gone. */

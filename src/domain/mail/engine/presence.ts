@@ -1,9 +1,8 @@
 // This session's running record, and what the records of the others say.
 import type { Liveness } from "../../../ports/process-probe.js";
-import { recordRefreshIntervalMs } from "../../limits.js";
+import { idPrefixCharsMin, recordRefreshIntervalMs } from "../../limits.js";
 import { isoFromMs } from "../../text/iso-time.js";
 import type { Address } from "../address.js";
-import type { Addressee } from "../addressing.js";
 import type { Sender } from "../labels.js";
 import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";
 import type { EngineContext } from "./context.js";
@@ -129,8 +128,24 @@ export function listSessions(ctx: EngineContext): ListedSession[] {
   return sessions;
 }
 
-export function addressees(sessions: readonly ListedSession[]): Addressee[] {
-  return sessions.map((s) => ({ address: s.address, name: s.name }));
+/** The running sessions a typed `to` could name: by address, by name, or by an id prefix of it.
+ * Only those are judged (a /proc read each); the other records are only parsed. Resolving among
+ * 200 records so judges one or two, and the verdicts are kept for the send that follows. */
+export function sessionsNamed(ctx: EngineContext, to: string): Map<Address, JudgedRecord> {
+  const found = new Map<Address, JudgedRecord>();
+  const entries = ctx.store.listRunning();
+  if (entries.isErr()) return found;
+  const wanted = to.trim();
+  const byPrefix = wanted.length >= idPrefixCharsMin;
+  for (const entry of entries.value) {
+    const decoded = decodeRunningRecord(entry.text, entry.address);
+    if (decoded.isErr()) continue;
+    const { address, name } = decoded.value;
+    if (address !== wanted && name !== wanted && !(byPrefix && address.startsWith(wanted))) continue;
+    const judged = judge(ctx, entry.address, entry.text);
+    if (judged !== undefined) found.set(entry.address, judged);
+  }
+  return found;
 }
 
 /** The running session at `address` as judged now, or undefined when it is not running. */

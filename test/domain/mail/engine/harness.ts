@@ -159,7 +159,8 @@ export function createHarness(): Harness {
       store: createFsMailStore({ fs, root: mailRoot, uid: memoryFsUid }),
       probe: table.probeFor(identity.pid),
       clock: trackedClock(clock, live, () => alive),
-      watcher,
+      // A crashed process hears no more hints: its watch dies with it.
+      watcher: { watch: (dir, onHint) => watcher.watch(dir, (name) => alive && onHint(name)) },
       entropy: createSeededEntropy(identity.pid),
       host,
       config: { path: configPath, read: readConfigFile },

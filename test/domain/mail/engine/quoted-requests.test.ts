@@ -44,7 +44,7 @@ describe("the requests a reply quotes (quotedRequests)", () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]?.requests).toEqual([{ envelope: sent, path: `${bobSent}/${copyName}` }]);
     const quoted = bob.host.injected.at(-1)?.mail.content ?? "";
-    expect(quoted).toContain(`- request ${sent.id}: The real request.`);
+    expect(quoted).toContain(`- request ${sent.id} (sent copy at ${bobSent}/${copyName}): The real request.`);
     expect(quoted).not.toContain("forged");
     expect(quoted).not.toContain("Carol's");
   });

@@ -1,0 +1,83 @@
+// What the engine remembers of asks across a restart (`<address>/asks.json`): the asks it received
+// and has not answered, so one read before a crash can still be answered with session_mail_reply,
+// and the asks and requests it answered, so none is answered twice. Marked answered before the answer is
+// written: a crash between the two loses that answer rather than sending a second one.
+import { askLedgerAsksMax } from "../../limits.js";
+import { list, record, text } from "../../shape.js";
+import { type Address, isAddress } from "../address.js";
+import type { EngineContext } from "./context.js";
+import { describe } from "./inbox.js";
+
+const ledgerShape = record({ open: list(list(text(), 2)), answered: list(text()) }, []);
+
+/** Loads the ledger at start (by the process that owns the inbox). */
+export function loadAskLedger(ctx: EngineContext): void {
+  const { state } = ctx;
+  const address = state.identity?.address;
+  if (address === undefined) return;
+  const read = ctx.store.readAskLedger(address);
+  if (read.isErr() || read.value === undefined) return;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(read.value);
+  } catch {
+    return;
+  }
+  if (ledgerShape(raw, "") !== undefined) return;
+  const ledger = raw as { open: string[][]; answered: string[] };
+  for (const id of ledger.answered.slice(-askLedgerAsksMax)) {
+    state.answered.add(id);
+    state.askLedger.answered.push(id);
+  }
+  for (const [id, from] of ledger.open.slice(-askLedgerAsksMax)) {
+    if (id === undefined || from === undefined || !isAddress(from) || state.answered.has(id)) continue;
+    state.askLedger.open.set(id, from);
+    if (!state.received.has(id)) state.received.set(id, { id, from, kind: "ask" });
+  }
+}
+
+/** An ask reached this session: it stays answerable after a restart. */
+export function rememberAsk(ctx: EngineContext, id: string, from: Address): void {
+  const { open } = ctx.state.askLedger;
+  if (open.has(id)) return;
+  open.set(id, from);
+  if (open.size > askLedgerAsksMax) open.delete(open.keys().next().value as string);
+  save(ctx);
+}
+
+/** These asks and requests are answered (or about to be): never again, after a restart too (a
+ * request a crash leaves journaled after its answer was written is then not shown again). */
+export function rememberAnswered(ctx: EngineContext, ids: readonly string[]): boolean {
+  const { open, answered } = ctx.state.askLedger;
+  if (ids.length === 0) return true;
+  for (const id of ids) {
+    open.delete(id);
+    if (!answered.includes(id)) answered.push(id);
+  }
+  if (answered.length > askLedgerAsksMax) answered.splice(0, answered.length - askLedgerAsksMax);
+  return save(ctx);
+}
+
+/** An answer that was not written after all (nothing was sent): the ask is open again. */
+export function reopenAsk(ctx: EngineContext, id: string, from: Address): void {
+  const { answered } = ctx.state.askLedger;
+  const at = answered.lastIndexOf(id);
+  if (at >= 0) answered.splice(at, 1);
+  ctx.state.askLedger.open.set(id, from);
+  save(ctx);
+}
+
+/** Writes the ledger; false when it could not be written. */
+function save(ctx: EngineContext): boolean {
+  const { state } = ctx;
+  const address = state.identity?.address;
+  if (address === undefined || state.guest) return true;
+  const text = JSON.stringify({ open: [...state.askLedger.open.entries()], answered: state.askLedger.answered });
+  const written = ctx.store.writeAskLedger(address, text);
+  if (written.isOk()) return true;
+  ctx.warnOnce(
+    "ask-ledger",
+    `Could not write this session's ask ledger: ${describe(written.error)}. Asks it read may not be answerable after a restart.`,
+  );
+  return false;
+}

@@ -1,0 +1,42 @@
+// The footer's "awaiting" after a restart: the requests and asks this session sent (its sent/
+// copies) that no reply it received (its cur/) answers yet. Rebuilt once, at the first poll, from
+// the newest copies only: bounded work off the path of Pi's start.
+import { awaitingCopiesMax, awaitingRepliesMax } from "../../limits.js";
+import type { Address } from "../address.js";
+import { decodeEnvelope, type Envelope } from "../envelope.js";
+import type { EngineContext } from "./context.js";
+
+export function rebuildAwaiting(ctx: EngineContext): void {
+  const address = ctx.state.identity?.address;
+  if (address === undefined || ctx.state.guest) return;
+  const sent = ctx.store.listBox(address, "sent");
+  if (sent.isErr() || sent.value.length === 0) return;
+  const copies = sent.value.slice(-awaitingCopiesMax);
+  const open = new Set<string>();
+  for (const name of copies) {
+    const copy = read(ctx, address, "sent", name);
+    if (copy !== undefined && copy.from === address && (copy.kind === "request" || copy.kind === "ask"))
+      open.add(copy.id);
+  }
+  if (open.size === 0) return;
+  // A reply comes after what it answers: by the naming convention, only names from the oldest
+  // copy on are read (a name of another convention sorts anywhere, and is read within the bound).
+  const oldest = copies[0] as string;
+  const received = ctx.store.listBox(address, "cur");
+  if (received.isErr()) return;
+  const replies = received.value.filter((name) => name >= oldest || !/^\d{15}-/.test(name)).slice(-awaitingRepliesMax);
+  for (const name of replies) {
+    const reply = read(ctx, address, "cur", name);
+    if (reply?.kind !== "reply" || reply.to !== address) continue;
+    for (const id of reply.in_reply_to) open.delete(id);
+  }
+  for (const id of open) if (!ctx.state.answered.has(id)) ctx.state.awaiting.add(id);
+  ctx.refreshFooter();
+}
+
+function read(ctx: EngineContext, address: Address, box: "cur" | "sent", name: string): Envelope | undefined {
+  const found = box === "cur" ? ctx.store.readCur(address, name) : ctx.store.readSent(address, name);
+  if (found.isErr() || found.value.kind !== "claimed") return undefined;
+  const decoded = decodeEnvelope(found.value.text);
+  return decoded.isOk() ? decoded.value : undefined;
+}

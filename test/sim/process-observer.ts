@@ -1,0 +1,39 @@
+// What each process does to the shared volume, as ground truth for the invariants: which inbox it
+// claims from (only one live process may: two on one session id would share its claim journal and
+// lose each other's claims), and whether it has published its running record.
+import type { FsLike } from "../../src/adapters/fs/fs-like.js";
+import type { Instance, Session, World } from "./world.js";
+
+/** The process `self` sees the volume through this: each of its claims (a rename from an address's
+ * new/ into its cur/) is noted, and one made while another claimer of that inbox lives is a
+ * violation; a rename that publishes its session's running record marks it as written. */
+export function observeProcess(world: World, session: Session, self: () => Instance | undefined): FsLike {
+  const record = `/running/${session.address}.json`;
+  return new Proxy(world.fs, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (key !== "renameSync" || typeof value !== "function") return value;
+      return (from: string, to: string) => {
+        (value as (a: string, b: string) => void).call(target, from, to);
+        const me = self();
+        if (me === undefined) return;
+        if (to.endsWith(record)) world.recordWriters.add(me);
+        const at = /^(.*)\/new\/[^/]+$/.exec(from);
+        if (at?.[1] !== undefined && to.startsWith(`${at[1]}/cur/`)) noteClaim(world, session, me, at[1], to);
+      };
+    },
+  });
+}
+
+function noteClaim(world: World, session: Session, me: Instance, inbox: string, to: string): void {
+  const claimers = world.claimers.get(inbox) ?? new Set<Instance>();
+  world.claimers.set(inbox, claimers);
+  for (const other of claimers) {
+    if (other !== me && other.agent.alive && !other.crash.crashed) {
+      world.violations.push(
+        `two live processes claim from one inbox: ${session.label} (pid ${me.pid}) and pid ${other.pid}, at ${to}`,
+      );
+    }
+  }
+  claimers.add(me);
+}
