@@ -102,6 +102,8 @@ export interface EngineState {
   read: OwedMail[];
   /** Answers of a settle that could not be written: still owed, tried again at each poll. */
   owedReplies: AutomaticReply[];
+  /** Ids of `read` not answered yet: the footer's "read", without a pass over `read`. */
+  readOwed: Set<string>;
   /** Requests held across stopped runs. */
   held: OwedMail[];
   /** Requests, asks and messages this session received, by id, for session_mail_reply's checks

@@ -7,6 +7,7 @@ import { decodeEnvelope, type Envelope } from "../envelope.js";
 import { onMailEntered } from "../hop-rules.js";
 import { frameMail, type QuotedRequest, type Sender } from "../labels.js";
 import { describePathSafety } from "../path-safety.js";
+import type { OwedMail } from "../settle-rules.js";
 import { rememberAsk } from "./ask-ledger.js";
 import type { EngineContext, EngineState, InboundMail } from "./context.js";
 import { senderOf } from "./presence.js";
@@ -114,7 +115,7 @@ function deliver(
   if (envelope.kind === "ask") rememberAsk(ctx, envelope.id, owed.from);
   if (takenOver(ctx, { envelope, path, requests: [], handled: false })) {
     // A takeover still arms the reply and counts as read.
-    state.read.push(owed);
+    noteRead(ctx, owed);
     ctx.refreshFooter();
     return;
   }
@@ -182,6 +183,16 @@ function deliverReply(
   // the journal until settleQuiet, so a crash before then does not lose it.
   if (state.busy) state.unread.set(envelope.id, name);
   inject(ctx, envelope, path, content, { triggerTurn: false, deliverAs: "followUp" });
+}
+
+/** Mail for the model entered the conversation: a request or an ask is owed an answer at settle
+ * (a message is owed nothing and is not kept: a flood of them must not grow the run's state). The
+ * footer's "read" is the count of those still owed, kept as a set so counting costs nothing. */
+export function noteRead(ctx: EngineContext, mail: OwedMail): void {
+  const { state } = ctx;
+  if (mail.kind === "message") return;
+  state.read.push(mail);
+  if (!state.answered.has(mail.id)) state.readOwed.add(mail.id);
 }
 
 /** A bounded map: the oldest entry goes once it holds rememberedIdsMax. */

@@ -19,7 +19,7 @@ import type {
   InboundListener,
   SessionIdentity,
 } from "./context.js";
-import { settleJournal, settleQuiet, writeJournal } from "./inbox.js";
+import { noteRead, settleJournal, settleQuiet, writeJournal } from "./inbox.js";
 import { beginSession } from "./lifecycle.js";
 import { type ReplyError, replyToAsk, type SendError, type Sent, sendMessage, sendRequest } from "./outbox.js";
 import { releaseOwnership } from "./ownership.js";
@@ -93,6 +93,7 @@ function initialState(): EngineState {
     journalDirty: false,
     journalWriteScheduled: false,
     read: [],
+    readOwed: new Set(),
     held: [],
     owedReplies: [],
     received: new Map(),
@@ -160,7 +161,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
 
   const counts = (): FooterCounts => ({
     pending: state.pending.size,
-    read: state.read.filter((m) => m.kind !== "message" && !state.answered.has(m.id)).length + state.held.length,
+    read: state.readOwed.size + state.held.length,
     awaiting: state.awaiting.size,
   });
 
@@ -200,7 +201,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
       settleJournal(ctx, mailId, "read");
       state.hops = onMailEntered(state.hops, mail.hops);
       if (state.answered.has(mailId)) return;
-      state.read.push({ id: mail.id, from: mail.from, kind: mail.kind });
+      noteRead(ctx, { id: mail.id, from: mail.from, kind: mail.kind });
       ctx.refreshFooter();
     },
     runSettled(outcome) {

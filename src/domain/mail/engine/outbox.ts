@@ -200,6 +200,7 @@ export function replyToAsk(ctx: EngineContext, askId: string, body: string): Res
   if (bytes > sendBodyBytesMax) return err({ kind: "body-too-large", bytes, max: sendBodyBytesMax });
   // Answered before it is written: a crash in between loses this answer, never sends a second.
   ctx.state.answered.add(askId);
+  ctx.state.readOwed.delete(askId);
   rememberAnswered(ctx, [askId]);
   const sent = write(ctx, {
     to: received.from,
@@ -211,6 +212,7 @@ export function replyToAsk(ctx: EngineContext, askId: string, body: string): Res
   });
   if (sent.isErr()) {
     ctx.state.answered.delete(askId);
+    if (ctx.state.read.some((m) => m.id === askId)) ctx.state.readOwed.add(askId);
     reopenAsk(ctx, askId, received.from);
     return err(sent.error.kind === "store" ? sent.error : { kind: "no-session" });
   }

@@ -43,6 +43,7 @@ export function settle(ctx: EngineContext, outcome: RunOutcome): void {
   }
   state.held = plan.held;
   state.read = [];
+  state.readOwed.clear();
   state.hops = freshHops;
   settleQuiet(ctx);
 }
