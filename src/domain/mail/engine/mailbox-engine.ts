@@ -6,6 +6,7 @@ import type { NoticeLevel } from "../../../ports/agent-host.js";
 import type { StoreError } from "../../../ports/mail-store.js";
 import { claimedNamesMax, noticeCharsMax, rememberedIdsMax } from "../../limits.js";
 import { sanitizeField } from "../../text/sanitize.js";
+import type { Address } from "../address.js";
 import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskProgress, type AskSignal, ask } from "./ask.js";
@@ -21,7 +22,15 @@ import type {
 } from "./context.js";
 import { noteRead, settleJournal, settleQuiet, writeJournal } from "./inbox.js";
 import { beginSession } from "./lifecycle.js";
-import { type ReplyError, replyToAsk, type SendError, type Sent, sendMessage, sendRequest } from "./outbox.js";
+import {
+  type ReplyError,
+  replyToAsk,
+  resolveRecipient,
+  type SendError,
+  type Sent,
+  sendMessage,
+  sendRequest,
+} from "./outbox.js";
 import { releaseOwnership } from "./ownership.js";
 import { type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
@@ -51,6 +60,8 @@ export interface MailboxEngine {
   scan(): void;
   identity(): SessionIdentity | undefined;
   list(): ListedSession[];
+  /** Resolves a typed recipient as a send does (only the records that could match are judged). */
+  resolve(to: string): Result<Address, SendError>;
   request(to: string, body: string, via: "command" | "hook"): Result<Sent, SendError>;
   send(to: string, body: string): Result<Sent, SendError>;
   /** `onProgress` hears whom the ask waits on and for how long: at once, then every askProgressIntervalMs. */
@@ -241,6 +252,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     },
     identity: () => (state.identity === undefined ? undefined : { ...state.identity }),
     list: () => listSessions(ctx),
+    resolve: (to) => resolveRecipient(ctx, to).map((resolved) => resolved.address),
     request: (to, body, via) => sendRequest(ctx, to, body, via),
     send: (to, body) => sendMessage(ctx, to, body),
     ask: (to, body, signal, onProgress) => ask(ctx, to, body, signal, onProgress),
