@@ -28,11 +28,16 @@ export const folderEntriesReadMax = 5 * folderEntriesMax;
  * the rest are only counted, and told in one summary notice. */
 export const hiddenNamesMax = 3;
 /** Envelopes claimed in one turn of the event loop: a big inbox drains a slice per turn, so the
- * host answers between slices (about 100 µs a claim here: a slice stays well under 50 ms). */
-export const claimSliceMax = 200;
+ * host answers between slices. 64 names of the usual 57 bytes make a claim journal of 3,842
+ * bytes: it fits the one page that is rewritten in place (a bigger one is a temp file and a
+ * rename per slice, and the old journal's delete slows ext4's next creates). */
+export const claimSliceMax = 64;
 /** Names this session moved out of new/ remembered so their late watcher hints claim nothing
  * (a forgotten one costs one lstat). */
 export const claimedNamesMax = 10 * claimSliceMax;
+/** Names taken from new/ by one listing of a drain. A listing runs within one turn of the event
+ * loop, about 1 µs a name here: 20,000 stalled the host for 15-25 ms at each listing. */
+export const inboxListingNamesMax = 5_000;
 /** Running records considered by one listing or lookup. */
 export const runningRecordsMax = 2_000;
 /** Longest envelope id read (any characters: ids are data); a longer one is set aside. */
@@ -41,6 +46,10 @@ export const idCharsMax = 1_024;
 export const addressCharsMax = 128;
 /** Shortest id prefix that addresses a running session. */
 export const idPrefixCharsMin = 8;
+/** A sender's unchanged running record judged alive is trusted this long for its label. */
+export const senderJudgedMs = 1_000;
+/** Senders whose verdicts are remembered for that. */
+export const sendersRememberedMax = 100;
 /** A notice is cut to this many characters (after its controls became spaces). */
 export const noticeCharsMax = 2_000;
 /** A name, cwd or id is cut to this many characters in a label. */

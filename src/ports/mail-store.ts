@@ -69,7 +69,8 @@ export interface BoxFacts {
   address: Address;
   /** Newest mtime of the folder and its four boxes. */
   lastActivityMs: number;
-  /** Entries in new/ plus mail the claim journal names (any entry counts: unread mail is never deleted). */
+  /** 1 when new/ holds any entry (only the first is read: a prune asks whether mail waits, never
+   * how much) plus the mail the claim journal names. Unread mail is never deleted. */
   waiting: number;
 }
 

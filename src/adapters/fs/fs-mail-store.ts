@@ -9,6 +9,7 @@ import {
   folderEntriesMax,
   folderEntriesReadMax,
   hiddenNamesMax,
+  inboxListingNamesMax,
   tmpSweepMax,
 } from "../../domain/limits.js";
 import type { Address } from "../../domain/mail/address.js";
@@ -148,7 +149,7 @@ function listNew(ctx: StoreContext, address: Address): Result<InboxListing, Stor
   ctx.curChecked.delete(address);
   return checkBox(ctx, address, ["new"]).andThen(() =>
     listMailNames(ctx.fs, folder, mayBeMailName, {
-      namesMax: folderEntriesMax,
+      namesMax: inboxListingNamesMax,
       hiddenMax: hiddenNamesMax,
       entriesMax: folderEntriesReadMax,
     }),

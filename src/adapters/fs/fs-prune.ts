@@ -66,8 +66,14 @@ function countWaiting(ctx: StoreContext, path: string): number | undefined {
   const folder = checkFolder(ctx.fs, path);
   if (failedWith(folder, "ENOENT")) return 0;
   if (folder.isErr()) return folder.error.kind === "not-a-folder" ? 1 : undefined;
-  const listed = listEntries(ctx.fs, path, folderEntriesMax);
-  return listed.isOk() ? listed.value.entries.length : undefined;
+  // Whether anything waits is all a prune asks: one entry read, never the whole folder (listing a
+  // big inbox's new/ stalled the first poll for 140 ms and held every name in memory).
+  const opened = attempt("opendir", path, () => ctx.fs.opendirSync(path));
+  if (opened.isErr()) return undefined;
+  const dir = opened.value;
+  const first = attempt("readdir", path, () => dir.readSync());
+  attempt("closedir", path, () => dir.closeSync());
+  return first.isOk() ? (first.value === null ? 0 : 1) : undefined;
 }
 
 /** Where a folder waits while its removal is decided: a dot-name, so no listing takes it for an

@@ -80,7 +80,7 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
   });
 
   describe("listBoxes and removeBox", () => {
-    it("lists real folders named like an address, with their newest mtime and waiting count", () => {
+    it("lists real folders named like an address, with their newest mtime and whether mail waits", () => {
       store.deliver(envelope("m1"), sentAtMs, { durable: false });
       store.deliver(envelope("m2"), sentAtMs + 1, { durable: false });
       store.openBox(carol);
@@ -101,7 +101,7 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       const facts = store.listBoxes()._unsafeUnwrap();
       const sorted = [...facts].sort((x, y) => (x.address < y.address ? -1 : 1));
       expect(sorted.map((f) => [f.address, f.waiting])).toEqual([
-        [bob, 2],
+        [bob, 1],
         [carol, 0],
       ]);
       expect(sorted[1]?.lastActivityMs).toBe(300_000);

@@ -6,6 +6,18 @@ export interface BoundedIdSet {
   readonly size: number;
 }
 
+/** Forgets the oldest entries of `ids` once it holds more than `max`, an eighth of `max` at a time:
+ * a Set's or Map's iterator walks every slot deleted before the oldest live one, so forgetting one
+ * per add cost about 4 µs an add at 10,000 ids. */
+export function forgetOldest(ids: Set<string> | Map<string, unknown>, max: number): void {
+  if (ids.size <= max) return;
+  let left = Math.max(1, Math.floor(max / 8));
+  for (const oldest of ids.keys()) {
+    ids.delete(oldest);
+    if (--left === 0) return;
+  }
+}
+
 export function createBoundedIdSet(max: number): BoundedIdSet {
   const ids = new Set<string>();
   return {
@@ -13,10 +25,7 @@ export function createBoundedIdSet(max: number): BoundedIdSet {
     add(id) {
       ids.delete(id);
       ids.add(id);
-      if (ids.size > max) {
-        const oldest = ids.values().next();
-        if (oldest.done !== true) ids.delete(oldest.value);
-      }
+      forgetOldest(ids, max);
     },
     delete: (id) => void ids.delete(id),
     get size() {

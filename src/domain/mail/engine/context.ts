@@ -9,6 +9,7 @@ import type { Watcher, WatchHandle } from "../../../ports/watcher.js";
 import type { Address } from "../address.js";
 import type { Envelope } from "../envelope.js";
 import type { HopState } from "../hop-rules.js";
+import type { Sender } from "../labels.js";
 import type { OwedMail } from "../settle-rules.js";
 import type { BoundedIdSet } from "./bounded-id-set.js";
 import type { AutomaticReply } from "./outbox.js";
@@ -125,6 +126,8 @@ export interface EngineState {
   /** The target of an ask being written: the record says so before the ask can reach it. */
   asking: Address | undefined;
   listeners: InboundListener[];
+  /** Recent verdicts on senders' records, for labels: the record's text, when, and what it showed. */
+  senders: Map<Address, { text: string; atMs: number; sender: Sender }>;
   /** Entries of new/ never read as mail that a notice named, at most hiddenNamesMax. */
   hiddenNamed: number;
   warned: Set<string>;

@@ -9,6 +9,7 @@ import { frameMail, type QuotedRequest, type Sender } from "../labels.js";
 import { describePathSafety } from "../path-safety.js";
 import type { OwedMail } from "../settle-rules.js";
 import { rememberAsk } from "./ask-ledger.js";
+import { forgetOldest } from "./bounded-id-set.js";
 import type { EngineContext, EngineState, InboundMail } from "./context.js";
 import { senderOf } from "./presence.js";
 
@@ -199,7 +200,7 @@ export function noteRead(ctx: EngineContext, mail: OwedMail): void {
 function remember<T>(map: Map<string, T>, id: string, value: T): void {
   map.delete(id);
   map.set(id, value);
-  if (map.size > rememberedIdsMax) map.delete(map.keys().next().value as string);
+  forgetOldest(map, rememberedIdsMax);
 }
 
 /** Quiet mail (unread, never pending) is in the session by now: Pi appends it at once when idle

@@ -117,6 +117,7 @@ function initialState(): EngineState {
     waiting: undefined,
     asking: undefined,
     listeners: [],
+    senders: new Map(),
     hiddenNamed: 0,
     warned: new Set(),
     lastRecordText: undefined,

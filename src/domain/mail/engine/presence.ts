@@ -1,6 +1,6 @@
 // This session's running record, and what the records of the others say.
 import type { Liveness } from "../../../ports/process-probe.js";
-import { idPrefixCharsMin, recordRefreshIntervalMs } from "../../limits.js";
+import { idPrefixCharsMin, recordRefreshIntervalMs, senderJudgedMs, sendersRememberedMax } from "../../limits.js";
 import { isoFromMs } from "../../text/iso-time.js";
 import type { Address } from "../address.js";
 import type { Sender } from "../labels.js";
@@ -160,12 +160,28 @@ export function findRunning(ctx: EngineContext, address: Address): RunningRecord
   return findSession(ctx, address)?.record;
 }
 
-/** The sender as a label shows it: its name and cwd while it runs; only its id once it has closed. */
+/** The sender as a label shows it: its name and cwd while it runs; only its id once it has closed.
+ * A verdict on an unchanged record is reused for senderJudgedMs: judging goes through /proc, and
+ * on the path from a sender's rename to the model it was the biggest cost after the claim itself. */
 export function senderOf(ctx: EngineContext, address: Address, cache: Map<string, Sender>): Sender {
   const known = cache.get(address);
   if (known !== undefined) return known;
-  const record = findRunning(ctx, address);
-  const sender: Sender = { name: record?.name, cwd: record?.cwd };
+  const { state } = ctx;
+  const text = ctx.store.readRunning(address);
+  const now = ctx.clock.now();
+  let sender: Sender = { name: undefined, cwd: undefined };
+  if (text.isOk() && text.value !== undefined) {
+    const memo = state.senders.get(address);
+    if (memo !== undefined && memo.text === text.value && now - memo.atMs < senderJudgedMs && now >= memo.atMs) {
+      sender = memo.sender;
+    } else {
+      const record = judge(ctx, address, text.value)?.record;
+      sender = { name: record?.name, cwd: record?.cwd };
+      state.senders.delete(address);
+      state.senders.set(address, { text: text.value, atMs: now, sender });
+      if (state.senders.size > sendersRememberedMax) state.senders.delete(state.senders.keys().next().value as Address);
+    }
+  }
   cache.set(address, sender);
   return sender;
 }
