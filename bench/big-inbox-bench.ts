@@ -6,10 +6,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { buildSync } from "esbuild";
-import { cryptoEntropy } from "../src/adapters/node/crypto-entropy.js";
-import { type Envelope, encodeEnvelope, envelopeFileName } from "../src/domain/mail/envelope.js";
 import type { DrainResult } from "./big-inbox-child.js";
-import { freshRoot } from "./fs-bench.js";
+import { envelopeText, freshRoot } from "./fs-bench.js";
 import { median, round } from "./stats.js";
 
 export interface BigInboxFigures {
@@ -40,8 +38,6 @@ export interface BigInboxFigures {
 }
 
 const recipient = "019ad0e0-0000-7000-8000-0000000000bb";
-const sender = "019ad0e0-0000-7000-8000-0000000000aa";
-const body = "Please run the test suite and tell me which tests fail, with the first line of each error.";
 
 /** The checkout: `npm run bench` runs bundled under node_modules/.cache, not from bench/. */
 function repoRoot(): string {
@@ -76,19 +72,7 @@ function makeBox(box: string): void {
  * new/, as a sender's rename leaves it (written in place: how they got there is not measured). */
 function fill(boxes: readonly string[], count: number): void {
   for (let i = 0; i < count; i++) {
-    const envelope: Envelope = {
-      id: cryptoEntropy.uuid(),
-      from: sender,
-      to: recipient,
-      kind: "request",
-      hops: 0,
-      in_reply_to: [],
-      status: "",
-      ts: new Date().toISOString(),
-      body: `${body} #${i}`,
-    };
-    const name = envelopeFileName(Date.now(), envelope.id);
-    const text = encodeEnvelope(envelope);
+    const { name, text } = envelopeText(i, recipient);
     for (const box of boxes) writeFileSync(join(box, "new", name), text, { mode: 0o600, flag: "wx" });
   }
   // Written back before either drain starts, so neither meets the other's writeback.

@@ -87,7 +87,8 @@ const idle = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A timer turn: every watcher event and deferred callback of the previous message has run. */
 const quiet = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
-function envelopeText(i: number, to: string): { name: string; text: string } {
+/** The i-th benchmark request to `to`, as a sender writes it: its file name and text. */
+export function envelopeText(i: number, to: string): { name: string; text: string } {
   const envelope: Envelope = {
     id: cryptoEntropy.uuid(),
     from: "019ad0e0-0000-7000-8000-0000000000aa",

@@ -74,3 +74,15 @@ export function record(fields: Readonly<Record<string, Shape>>, optional: readon
     return undefined;
   };
 }
+
+/** What `text` holds as JSON when it fits `shape`, else undefined: for files this package writes
+ * for itself, where anything that does not fit is simply not one. */
+export function parseShaped<T>(text: string, shape: Shape): T | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return shape(raw, "") === undefined ? (raw as T) : undefined;
+}

@@ -12,7 +12,7 @@ import type {
   SessionIdentity,
 } from "../domain/mail/engine/index.js";
 import { describeHopRefusal } from "../domain/mail/hop-rules.js";
-import { describePathSafety } from "../domain/mail/path-safety.js";
+import { describeStoreError as storeErrorWords } from "../domain/mail/store-errors.js";
 import { sanitizeField } from "../domain/text/sanitize.js";
 import { cutUtf8 } from "../domain/text/utf8.js";
 import type { StoreError } from "../ports/mail-store.js";
@@ -33,21 +33,9 @@ export function asErrorNotice(refusal: string): string {
   return reason.charAt(0).toUpperCase() + reason.slice(1);
 }
 
+/** A user reads the call that failed and its errno; every other kind in the domain's words. */
 export function describeStoreError(error: StoreError): string {
-  switch (error.kind) {
-    case "io":
-      return `${error.op} ${field(error.path)} failed: ${error.code}`;
-    case "not-a-folder":
-      return `${field(error.path)} is not a real folder`;
-    case "foreign-owner":
-    case "open-ancestor":
-    case "root-replaced":
-      return describePathSafety(error);
-    default: {
-      const never: never = error;
-      return never;
-    }
-  }
+  return error.kind === "io" ? `${error.op} ${field(error.path)} failed: ${error.code}` : storeErrorWords(error);
 }
 
 export function describeSendError(error: SendError): string {

@@ -110,17 +110,21 @@ function moveLink(vol: Volume, oldPath: string, newPath: string, to: FsStats | u
   vol.unlinkSync(oldPath);
 }
 
+/** A memfs entry as FsDirent: its name always a string (no `encoding` option is ever given). */
+function direntOf(entry: { name: unknown } & FsTypeTests): FsDirent {
+  return {
+    name: String(entry.name),
+    isFile: () => entry.isFile(),
+    isDirectory: () => entry.isDirectory(),
+    isSymbolicLink: () => entry.isSymbolicLink(),
+  };
+}
+
 function direntsOf(vol: Volume, path: string): FsDirent[] {
   const entries = vol.readdirSync(path, { withFileTypes: true });
   return entries.map((entry) => {
     if (typeof entry === "string" || !("isFile" in entry)) throw new Error("memfs readdir returned no types");
-    const name = String(entry.name);
-    return {
-      name,
-      isFile: () => entry.isFile(),
-      isDirectory: () => entry.isDirectory(),
-      isSymbolicLink: () => entry.isSymbolicLink(),
-    };
+    return direntOf(entry);
   });
 }
 
@@ -182,14 +186,7 @@ export function createMemoryFs(): { fs: FsLike; vol: Volume } {
       return {
         readSync: () => {
           const entry = dir.readSync();
-          if (entry === null) return null;
-          const name = String(entry.name);
-          return {
-            name,
-            isFile: () => entry.isFile(),
-            isDirectory: () => entry.isDirectory(),
-            isSymbolicLink: () => entry.isSymbolicLink(),
-          };
+          return entry === null ? null : direntOf(entry);
         },
         closeSync: () => dir.closeSync(),
       };

@@ -1,8 +1,8 @@
 // The words for an unsafe mail root: what is wrong and how to fix it, the same in the engine's
-// notices (inbox describe) and in the Pi texts (describeStoreError), every path sanitized.
+// notices (domain store-errors) and in the Pi texts (describeStoreError), every path sanitized.
 import { describe, expect, it } from "vitest";
-import { describe as describeInEngine } from "../../../src/domain/mail/engine/inbox.js";
 import { describePathSafety } from "../../../src/domain/mail/path-safety.js";
+import { describeStoreError as describeInEngine } from "../../../src/domain/mail/store-errors.js";
 import { describeStoreError } from "../../../src/pi/texts.js";
 import type { PathSafetyError } from "../../../src/ports/mail-store.js";
 

@@ -11,7 +11,8 @@ import { nodeFs } from "../../../src/adapters/node/node-fs.js";
 import { currentUid } from "../../../src/adapters/node/process-user.js";
 import type { Address } from "../../../src/domain/mail/address.js";
 import { createMailboxEngine, type MailboxEngine } from "../../../src/domain/mail/engine/index.js";
-import type { Clock, TimerHandle } from "../../../src/ports/clock.js";
+import type { TimerHandle } from "../../../src/ports/clock.js";
+import { trackedClock } from "../../domain/mail/engine/harness.js";
 import { createRecordingHost, type RecordingHost } from "../../domain/mail/engine/recording-host.js";
 
 export const fsPollMs = 250;
@@ -68,7 +69,7 @@ export function startFsSession(
   for (const id of options.shown ?? []) host.shown.add(id);
   const turns: number[] = [];
   const watcher = createManualWatcher();
-  const clock = guardedClock(
+  const clock = trackedClock(
     world.clock,
     live,
     () => alive,
@@ -113,34 +114,4 @@ export function startFsSession(
   };
   engine.sessionStarted({ address, name: undefined, cwd: "/work" });
   return session;
-}
-
-/** The world's clock as one process sees it: nothing of a crashed process runs any more. */
-function guardedClock(clock: VirtualClock, live: Set<TimerHandle>, alive: () => boolean, onTurn: () => void): Clock {
-  const track = (make: (fn: () => void) => TimerHandle, fn: () => void): TimerHandle => {
-    const handle: TimerHandle = {
-      cancel: () => {
-        live.delete(handle);
-        inner.cancel();
-      },
-    };
-    const inner = make(() => {
-      live.delete(handle);
-      if (alive()) fn();
-    });
-    live.add(handle);
-    return handle;
-  };
-  return {
-    now: () => clock.now(),
-    setTimer: (ms, fn) => track((f) => clock.setTimer(ms, f), fn),
-    defer: (fn) =>
-      track(
-        (f) => clock.defer(f),
-        () => {
-          fn();
-          onTurn();
-        },
-      ),
-  };
 }

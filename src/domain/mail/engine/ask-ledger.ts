@@ -3,10 +3,11 @@
 // and the asks and requests it answered, so none is answered twice. Marked answered before the answer is
 // written: a crash between the two loses that answer rather than sending a second one.
 import { askLedgerAsksMax } from "../../limits.js";
-import { list, record, text } from "../../shape.js";
+import { list, parseShaped, record, text } from "../../shape.js";
 import { type Address, isAddress } from "../address.js";
+import { describeStoreError as describe } from "../store-errors.js";
+import { forgetOldest } from "./bounded-id-set.js";
 import type { EngineContext } from "./context.js";
-import { describe } from "./inbox.js";
 
 const ledgerShape = record({ open: list(list(text(), 2)), answered: list(text()) }, []);
 
@@ -17,14 +18,8 @@ export function loadAskLedger(ctx: EngineContext): void {
   if (address === undefined) return;
   const read = ctx.store.readAskLedger(address);
   if (read.isErr() || read.value === undefined) return;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(read.value);
-  } catch {
-    return;
-  }
-  if (ledgerShape(raw, "") !== undefined) return;
-  const ledger = raw as { open: string[][]; answered: string[] };
+  const ledger = parseShaped<{ open: string[][]; answered: string[] }>(read.value, ledgerShape);
+  if (ledger === undefined) return;
   for (const id of ledger.answered.slice(-askLedgerAsksMax)) {
     state.answered.add(id);
     state.askLedger.answered.push(id);
@@ -41,16 +36,20 @@ export function rememberAsk(ctx: EngineContext, id: string, from: Address): void
   const { open } = ctx.state.askLedger;
   if (open.has(id)) return;
   open.set(id, from);
-  if (open.size > askLedgerAsksMax) open.delete(open.keys().next().value as string);
+  forgetOldest(open, askLedgerAsksMax);
   save(ctx);
 }
 
-/** These asks and requests are answered (or about to be): never again, after a restart too (a
- * request a crash leaves journaled after its answer was written is then not shown again). */
-export function rememberAnswered(ctx: EngineContext, ids: readonly string[]): boolean {
-  const { open, answered } = ctx.state.askLedger;
+/** These asks and requests are answered (or about to be): never again, in this run (nor in the
+ * footer's "read") and after a restart too (a request a crash leaves journaled after its answer
+ * was written is then not shown again). False when the ledger could not be written. */
+export function markAnswered(ctx: EngineContext, ids: readonly string[]): boolean {
+  const { state } = ctx;
+  const { open, answered } = state.askLedger;
   if (ids.length === 0) return true;
   for (const id of ids) {
+    state.answered.add(id);
+    state.readOwed.delete(id);
     open.delete(id);
     if (!answered.includes(id)) answered.push(id);
   }
@@ -59,11 +58,14 @@ export function rememberAnswered(ctx: EngineContext, ids: readonly string[]): bo
 }
 
 /** An answer that was not written after all (nothing was sent): the ask is open again. */
-export function reopenAsk(ctx: EngineContext, id: string, from: Address): void {
-  const { answered } = ctx.state.askLedger;
+export function unmarkAnswered(ctx: EngineContext, id: string, from: Address): void {
+  const { state } = ctx;
+  state.answered.delete(id);
+  if (state.read.some((m) => m.id === id)) state.readOwed.add(id);
+  const { answered } = state.askLedger;
   const at = answered.lastIndexOf(id);
   if (at >= 0) answered.splice(at, 1);
-  ctx.state.askLedger.open.set(id, from);
+  state.askLedger.open.set(id, from);
   save(ctx);
 }
 

@@ -9,7 +9,7 @@ export interface BoundedIdSet {
 /** Forgets the oldest entries of `ids` once it holds more than `max`, an eighth of `max` at a time:
  * a Set's or Map's iterator walks every slot deleted before the oldest live one, so forgetting one
  * per add cost about 4 µs an add at 10,000 ids. */
-export function forgetOldest(ids: Set<string> | Map<string, unknown>, max: number): void {
+export function forgetOldest<K>(ids: Set<K> | Map<K, unknown>, max: number): void {
   if (ids.size <= max) return;
   let left = Math.max(1, Math.floor(max / 8));
   for (const oldest of ids.keys()) {

@@ -7,8 +7,9 @@ import { sanitizeField } from "../../text/sanitize.js";
 import type { Address } from "../address.js";
 import { mayBeMailName } from "../envelope.js";
 import type { Sender } from "../labels.js";
+import { describeStoreError as describe } from "../store-errors.js";
 import type { EngineContext } from "./context.js";
-import { accept, describe, journalNames } from "./inbox.js";
+import { accept, journalNames, writeJournal } from "./inbox.js";
 
 /** Claims what waits in new/: everything when `whole`, before this returns; else one slice now and
  * the rest on later turns of the event loop. */
@@ -178,8 +179,7 @@ function claimNames(ctx: EngineContext, address: Address, batch: readonly string
     if (claimed.value.kind !== "gone" && ctx.watch) ctx.state.claimedNames.add(name);
     take(ctx, claimed.value, senders, false);
   }
-  // Most batches end as they began, every name claimed and unread: then the journal is right already.
-  if (!sameNames(claiming, journalNames(ctx.state))) ctx.store.writeClaimJournal(address, journalNames(ctx.state));
+  rewriteJournalIfChanged(ctx, claiming);
 }
 
 /** An outcome of a claim or a read from cur/: mail whose read failed stays journaled, and is read
@@ -211,7 +211,7 @@ export function retryStranded(ctx: EngineContext): void {
       const read = ctx.store.readCur(address, name);
       if (read.isOk()) take(ctx, read.value, senders, recovering);
     }
-    if (!sameNames(before, journalNames(state))) ctx.store.writeClaimJournal(address, journalNames(state));
+    rewriteJournalIfChanged(ctx, before);
   });
 }
 
@@ -257,7 +257,7 @@ export function recoverClaimed(ctx: EngineContext, whole: boolean): void {
         else state.stranded.set(name, { error: read.error, recovering: true });
       }
     } while (whole && pending.length > 0 && !state.closed);
-    ctx.store.writeClaimJournal(address, journalNames(state));
+    writeJournal(ctx);
   });
   if (pending.length > 0) {
     ctx.clock.defer(() => recoverClaimed(ctx, false));
@@ -265,6 +265,12 @@ export function recoverClaimed(ctx: EngineContext, whole: boolean): void {
   }
   // Recovered: what waits in new/ is claimed now.
   scanInbox(ctx, whole);
+}
+
+/** Rewrites the journal when it no longer names what `written` named: most batches end as they
+ * began, every name claimed and unread, and then the journal is right already. */
+function rewriteJournalIfChanged(ctx: EngineContext, written: readonly string[]): void {
+  if (!sameNames(written, journalNames(ctx.state))) writeJournal(ctx);
 }
 
 function sameNames(names: readonly string[], others: readonly string[]): boolean {

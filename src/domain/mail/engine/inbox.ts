@@ -1,12 +1,10 @@
 // Handing claimed mail to listeners and the model, exactly once; the claim journal it keeps.
-import type { ClaimOutcome, StoreError } from "../../../ports/mail-store.js";
-import { labelFieldCharsMax, rememberedIdsMax } from "../../limits.js";
-import { sanitizeField } from "../../text/sanitize.js";
+import type { ClaimOutcome } from "../../../ports/mail-store.js";
+import { rememberedIdsMax } from "../../limits.js";
 import type { Address } from "../address.js";
 import { decodeEnvelope, type Envelope } from "../envelope.js";
 import { onMailEntered } from "../hop-rules.js";
 import { frameMail, type QuotedRequest, type Sender } from "../labels.js";
-import { describePathSafety } from "../path-safety.js";
 import type { OwedMail } from "../settle-rules.js";
 import { rememberAsk } from "./ask-ledger.js";
 import { forgetOldest } from "./bounded-id-set.js";
@@ -260,22 +258,5 @@ function inject(
       `inject:${envelope.id}`,
       `Could not show mail ${envelope.id}: ${e instanceof Error ? e.message : String(e)}`,
     );
-  }
-}
-
-export function describe(error: StoreError): string {
-  switch (error.kind) {
-    case "io":
-      return error.message;
-    case "not-a-folder":
-      return `${sanitizeField(error.path, labelFieldCharsMax)} is not a real folder`;
-    case "foreign-owner":
-    case "open-ancestor":
-    case "root-replaced":
-      return describePathSafety(error);
-    default: {
-      const never: never = error;
-      return never;
-    }
   }
 }

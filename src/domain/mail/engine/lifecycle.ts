@@ -3,11 +3,12 @@
 // off for a cause that went away. The poll does the work the watcher's hints may have missed.
 import { ownerCheckMs, startRetryMs, sweepEveryPolls, tmpLeftoverAgeMs } from "../../limits.js";
 import { readConfig } from "../config.js";
+import { describeStoreError as describe } from "../store-errors.js";
 import { loadAskLedger } from "./ask-ledger.js";
 import { rebuildAwaiting } from "./awaiting.js";
 import { claimHinted, recoverClaimed, retryStranded, scanInbox } from "./claim.js";
 import type { EngineContext, SessionIdentity } from "./context.js";
-import { describe, writeJournal } from "./inbox.js";
+import { writeJournal } from "./inbox.js";
 import { stillOwner, takeOwnership } from "./ownership.js";
 import { findRunning, refreshOwnRecord, writeOwnRecord } from "./presence.js";
 import { pruneBoxes } from "./prune.js";

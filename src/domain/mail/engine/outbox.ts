@@ -9,9 +9,9 @@ import { type AddressError, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
 import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
-import { rememberAnswered, reopenAsk } from "./ask-ledger.js";
+import { describeStoreError as describe } from "../store-errors.js";
+import { markAnswered, unmarkAnswered } from "./ask-ledger.js";
 import type { EngineContext } from "./context.js";
-import { describe } from "./inbox.js";
 import { findRunning, findSession, sessionsNamed, writeOwnRecord } from "./presence.js";
 
 export type SendError =
@@ -199,9 +199,7 @@ export function replyToAsk(ctx: EngineContext, askId: string, body: string): Res
   const bytes = utf8Bytes(body);
   if (bytes > sendBodyBytesMax) return err({ kind: "body-too-large", bytes, max: sendBodyBytesMax });
   // Answered before it is written: a crash in between loses this answer, never sends a second.
-  ctx.state.answered.add(askId);
-  ctx.state.readOwed.delete(askId);
-  rememberAnswered(ctx, [askId]);
+  markAnswered(ctx, [askId]);
   const sent = write(ctx, {
     to: received.from,
     kind: "reply",
@@ -211,9 +209,7 @@ export function replyToAsk(ctx: EngineContext, askId: string, body: string): Res
     status: "done",
   });
   if (sent.isErr()) {
-    ctx.state.answered.delete(askId);
-    if (ctx.state.read.some((m) => m.id === askId)) ctx.state.readOwed.add(askId);
-    reopenAsk(ctx, askId, received.from);
+    unmarkAnswered(ctx, askId, received.from);
     return err(sent.error.kind === "store" ? sent.error : { kind: "no-session" });
   }
   ctx.refreshFooter();

@@ -2,11 +2,11 @@
 // in two panes, `--session-id` twice); two owners would share one claim journal, answer each
 // other's asks and delete each other's running record. The second process is a guest: it sends,
 // but claims nothing, writes no record and prunes nothing of its own, until the owner is gone.
-import { integer, record, text } from "../../shape.js";
+import { integer, parseShaped, record, text } from "../../shape.js";
 import type { Address } from "../address.js";
 import { decodeRunningRecord, isFreshRecord } from "../running-record.js";
+import { describeStoreError as describe } from "../store-errors.js";
 import type { EngineContext } from "./context.js";
-import { describe } from "./inbox.js";
 
 /** Tries to take a holder over that often: a twin closing makes the other one the owner. */
 const attemptsMax = 3;
@@ -25,14 +25,9 @@ const holderShape = record(
 );
 
 function parseHolder(text: string): Holder | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (holderShape(raw, "") !== undefined) return undefined;
-  const { pid, started, token, pidNamespace, bootId } = raw as Partial<Holder> & { pid: number; token: string };
+  const raw = parseShaped<Partial<Holder> & { pid: number; token: string }>(text, holderShape);
+  if (raw === undefined) return undefined;
+  const { pid, started, token, pidNamespace, bootId } = raw;
   return { pid, started, token, pidNamespace, bootId };
 }
 
@@ -46,9 +41,9 @@ function ownerText(ctx: EngineContext, token: string): string {
   return `${JSON.stringify(fields)}\n`;
 }
 
-/** Whether the holder is gone. A holder whose process cannot be checked from here (another pid
- * namespace, or a probe that cannot tell) is judged by the running record it keeps fresh
- * (rewritten every minute): gone once that record is stale or names another process. */
+/** Whether the holder is gone. A holder that cannot be checked from here (another pid namespace,
+ * or a probe that cannot tell) is judged by the running record it keeps fresh (rewritten every
+ * minute): gone once that record is stale or names another pid. */
 function holderGone(ctx: EngineContext, address: Address, holder: Holder): boolean {
   const me = ctx.probe.self();
   if (holder.pidNamespace !== undefined && holder.pidNamespace !== me.pidNamespace)

@@ -5,6 +5,7 @@ import { isoFromMs } from "../../text/iso-time.js";
 import type { Address } from "../address.js";
 import type { Sender } from "../labels.js";
 import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";
+import { forgetOldest } from "./bounded-id-set.js";
 import type { EngineContext } from "./context.js";
 
 export interface ListedSession {
@@ -179,7 +180,7 @@ export function senderOf(ctx: EngineContext, address: Address, cache: Map<string
       sender = { name: record?.name, cwd: record?.cwd };
       state.senders.delete(address);
       state.senders.set(address, { text: text.value, atMs: now, sender });
-      if (state.senders.size > sendersRememberedMax) state.senders.delete(state.senders.keys().next().value as Address);
+      forgetOldest(state.senders, sendersRememberedMax);
     }
   }
   cache.set(address, sender);

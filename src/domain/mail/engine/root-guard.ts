@@ -1,8 +1,9 @@
 // The mail root is judged at start; at each poll it must still be that folder. One swapped since
 // (by whoever could write a folder above it) holds someone else's mail: the mailbox stops rather
 // than inject it, and touches nothing in it (no journal, no running record written there).
+
+import { describeStoreError as describe } from "../store-errors.js";
 import type { EngineContext } from "./context.js";
-import { describe } from "./inbox.js";
 
 /** True while the root is the one opened at start. Otherwise closes the mailbox as shutdown does
  * (watch and poll stopped, a waiting ask let go) and says why, once. */

@@ -3,7 +3,7 @@ import { owedRepliesMax } from "../../limits.js";
 import { shortId } from "../address.js";
 import { freshHops } from "../hop-rules.js";
 import { describeHeld, planSettle, type RunOutcome } from "../settle-rules.js";
-import { rememberAnswered } from "./ask-ledger.js";
+import { markAnswered } from "./ask-ledger.js";
 import type { EngineContext } from "./context.js";
 import { settleJournal, settleQuiet } from "./inbox.js";
 import { type AutomaticReply, writeAutomaticReply } from "./outbox.js";
@@ -28,8 +28,7 @@ export function settle(ctx: EngineContext, outcome: RunOutcome): void {
   for (const planned of plan.replies) {
     const reply = { ...planned, hops: state.hops.count };
     // Answered either way, so nothing answers it twice; one that could not be written stays owed.
-    for (const id of reply.inReplyTo) state.answered.add(id);
-    rememberAnswered(ctx, reply.inReplyTo);
+    markAnswered(ctx, reply.inReplyTo);
     if (writeAutomaticReply(ctx, reply)) continue;
     owe(ctx, reply);
     for (const id of reply.inReplyTo) unwritten.add(id);
@@ -67,7 +66,7 @@ export function retryOwedReplies(ctx: EngineContext): void {
   while (state.owedReplies.length > 0 && !state.closed) {
     const reply = state.owedReplies[0]!;
     // The ledger first: written without it, a crash after the answer could answer it again.
-    if (!rememberAnswered(ctx, reply.inReplyTo)) return;
+    if (!markAnswered(ctx, reply.inReplyTo)) return;
     if (!writeAutomaticReply(ctx, reply)) return;
     state.owedReplies.shift();
     for (const id of reply.inReplyTo) settleJournal(ctx, id, "answered");

@@ -104,7 +104,14 @@ export interface Harness {
   plant(fields: Partial<Envelope> & { from: Address; to: Address }, fileName?: string, into?: Name): Envelope;
 }
 
-function trackedClock(clock: VirtualClock, live: Set<TimerHandle>, alive: () => boolean): Clock {
+/** The virtual clock as one process sees it: nothing of a crashed process runs any more; `live`
+ * holds its timers that neither fired nor were cancelled; `onTurn` runs after each deferred turn. */
+export function trackedClock(
+  clock: VirtualClock,
+  live: Set<TimerHandle>,
+  alive: () => boolean,
+  onTurn: () => void = () => {},
+): Clock {
   const track = (make: (fn: () => void) => TimerHandle, fn: () => void): TimerHandle => {
     const handle: TimerHandle = {
       cancel: () => {
@@ -122,7 +129,12 @@ function trackedClock(clock: VirtualClock, live: Set<TimerHandle>, alive: () => 
   return {
     now: () => clock.now(),
     setTimer: (ms, fn) => track((f) => clock.setTimer(ms, f), fn),
-    defer: (fn) => clock.defer(() => alive() && fn()),
+    defer: (fn) =>
+      clock.defer(() => {
+        if (!alive()) return;
+        fn();
+        onTurn();
+      }),
   };
 }
 

@@ -1,0 +1,23 @@
+// The words for a store failure, in the one place that turns a StoreError into text: the engine's
+// notices use them whole, the Pi texts for every kind but a bare system call.
+import type { StoreError } from "../../ports/mail-store.js";
+import { labelFieldCharsMax } from "../limits.js";
+import { sanitizeField } from "../text/sanitize.js";
+import { describePathSafety } from "./path-safety.js";
+
+export function describeStoreError(error: StoreError): string {
+  switch (error.kind) {
+    case "io":
+      return error.message;
+    case "not-a-folder":
+      return `${sanitizeField(error.path, labelFieldCharsMax)} is not a real folder`;
+    case "foreign-owner":
+    case "open-ancestor":
+    case "root-replaced":
+      return describePathSafety(error);
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
+}
