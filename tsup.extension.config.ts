@@ -8,7 +8,7 @@ import { defineConfig } from "tsup";
 // not used at run time at all (tool schemas are plain JSON Schema, mail files are checked by hand
 // in src/domain/shape.ts): bundled, it was 170 KB of 230 and ~10 ms of every start.
 export default defineConfig({
-  entry: { "session-mail": "src/pi/extension.ts" },
+  entry: { "session-mail": "src/pi/mail/index.ts" },
   outDir: "dist/extension",
   format: ["esm"],
   dts: false,

@@ -5,11 +5,11 @@
 import { readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createNodeMailbox } from "../src/adapters/node/node-mailbox.js";
-import { pollIntervalMs } from "../src/domain/limits.js";
 import type { Address } from "../src/domain/mail/address.js";
 import type { MailboxEngine } from "../src/domain/mail/engine/index.js";
-import type { AgentHost } from "../src/ports/agent-host.js";
+import { pollIntervalMs } from "../src/domain/mail/limits.js";
+import type { AgentHost } from "../src/ports/mail/agent-host.js";
+import { createNodeMailbox } from "../src/wiring/node-mailbox.js";
 
 export interface DrainResult {
   /** Wall time of the drain: start → the last envelope injected (ours), or the whole loop (floor). */

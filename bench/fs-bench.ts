@@ -17,13 +17,13 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cryptoEntropy } from "../src/adapters/node/crypto-entropy.js";
-import { createNodeMailbox } from "../src/adapters/node/node-mailbox.js";
 import { createProcessProbe } from "../src/adapters/node/proc-probe.js";
 import type { Address } from "../src/domain/mail/address.js";
 import type { MailboxEngine } from "../src/domain/mail/engine/index.js";
 import { type Envelope, encodeEnvelope, envelopeFileName } from "../src/domain/mail/envelope.js";
 import { encodeRunningRecord } from "../src/domain/mail/running-record.js";
-import type { AgentHost } from "../src/ports/agent-host.js";
+import type { AgentHost } from "../src/ports/mail/agent-host.js";
+import { createNodeMailbox } from "../src/wiring/node-mailbox.js";
 import { median, nowUs, percentile } from "./stats.js";
 
 /** Like Pi: injected mail enters the conversation (and counts as read) on a later tick. */

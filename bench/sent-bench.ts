@@ -2,8 +2,8 @@
 // sent/ holding as many copies as one listing is bounded to, beside the floor of listing sent/ once.
 import { readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { folderEntriesMax, inReplyToMax } from "../src/domain/limits.js";
 import { type Envelope, encodeEnvelope, envelopeFileName } from "../src/domain/mail/envelope.js";
+import { folderEntriesMax, inReplyToMax } from "../src/domain/mail/limits.js";
 import { alternate, freshRoot, startEngine } from "./fs-bench.js";
 import { median, nowUs } from "./stats.js";
 

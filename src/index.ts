@@ -1,17 +1,15 @@
 // pi-switchboard as a library: the mail domain, its ports, and the node adapters, for hosts other
 // than Pi. The Pi extension lives in src/pi and is loaded by Pi, not imported from here.
 
-export type { FsLike } from "./adapters/fs/fs-like.js";
-export { createFsMailStore, type FsMailStoreOptions } from "./adapters/fs/fs-mail-store.js";
+export { createFsMailStore, type FsMailStoreOptions } from "./adapters/fs/mail/fs-mail-store.js";
+export type { FsLike } from "./adapters/fs/shared/fs-like.js";
 export { createConfigFile } from "./adapters/node/config-file.js";
 export { cryptoEntropy } from "./adapters/node/crypto-entropy.js";
 export { createFsWatcher } from "./adapters/node/fs-watcher.js";
 export { mailRootFromEnv } from "./adapters/node/mail-root.js";
 export { nodeFs } from "./adapters/node/node-fs.js";
-export { createNodeMailbox, type NodeMailboxOptions } from "./adapters/node/node-mailbox.js";
 export { createProcessProbe } from "./adapters/node/proc-probe.js";
 export { systemClock } from "./adapters/node/system-clock.js";
-export * from "./domain/limits.js";
 export { type Address, isAddress, isUuid, shortId } from "./domain/mail/address.js";
 export {
   type AddressError,
@@ -36,16 +34,18 @@ export {
   type ReplyStatus,
   replyStatuses,
 } from "./domain/mail/envelope.js";
+export { endLine, frameMail, fromLine, type LabelInput } from "./domain/mail/framing.js";
 export { describeHopRefusal, type HopState } from "./domain/mail/hop-rules.js";
-export { endLine, frameMail, fromLine, type LabelInput } from "./domain/mail/labels.js";
+export * from "./domain/mail/limits.js";
 export { mailMessageType } from "./domain/mail/message-type.js";
 export { decodeRunningRecord, type RunningRecord } from "./domain/mail/running-record.js";
 export { type OwedMail, planSettle, type RunOutcome } from "./domain/mail/settle-rules.js";
-export { sanitizeField } from "./domain/text/sanitize.js";
-export type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "./ports/agent-host.js";
-export type { Clock, TimerHandle } from "./ports/clock.js";
-export type { ConfigFile } from "./ports/config-file.js";
-export type { Entropy } from "./ports/entropy.js";
-export type * from "./ports/mail-store.js";
-export type * from "./ports/process-probe.js";
-export type * from "./ports/watcher.js";
+export { sanitizeField } from "./domain/shared/text/sanitize.js";
+export type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "./ports/mail/agent-host.js";
+export type { ConfigFile } from "./ports/mail/config-file.js";
+export type * from "./ports/mail/mail-store.js";
+export type { Clock, TimerHandle } from "./ports/shared/clock.js";
+export type { Entropy } from "./ports/shared/entropy.js";
+export type * from "./ports/shared/process-probe.js";
+export type * from "./ports/shared/watcher.js";
+export { createNodeMailbox, type NodeMailboxOptions } from "./wiring/node-mailbox.js";

@@ -13,7 +13,7 @@ const repo = join(import.meta.dirname, "..");
 const bundle = join(repo, "dist/extension/session-mail.js");
 
 describe("the extension bundle", () => {
-  it("is listed in package.json and equals a fresh build of src/pi/extension.ts (else: npm run build:extension and commit it)", () => {
+  it("is listed in package.json and equals a fresh build of src/pi/mail/index.ts (else: npm run build:extension and commit it)", () => {
     const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { pi: { extensions: string[] } };
     expect(manifest.pi.extensions).toEqual(["./dist/extension/session-mail.js"]);
     const out = mkdtempSync(join(tmpdir(), "switchboard-bundle-"));

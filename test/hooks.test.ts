@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createEventBus } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { type FakeSession, useSandbox, waitFor } from "./pi/fake-session.js";
-import { envelopesIn, ids } from "./pi/mail-files.js";
+import { type FakeSession, useSandbox, waitFor } from "./pi/mail/fake-session.js";
+import { envelopesIn, ids } from "./pi/mail/mail-files.js";
 
 const readme = new URL("../README.md", import.meta.url);
 const expectedBlocks = ["message:send", "no-provider", "message:inbound", "message:scan"];

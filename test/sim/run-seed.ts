@@ -1,5 +1,5 @@
 // One seeded schedule from start to quiet, with the invariants checked after every step.
-import { askWaitMs } from "../../src/domain/limits.js";
+import { askWaitMs } from "../../src/domain/mail/limits.js";
 import { unreachedCount } from "./delivery-invariants.js";
 import { startTwin } from "./fault-steps.js";
 import { checkQuiet, checkStep } from "./invariants.js";

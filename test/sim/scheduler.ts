@@ -1,7 +1,7 @@
 // One seeded schedule: users type and send, agents call tools and settle, processes crash and
 // restart, watch events drop, pids get reused, the clock jumps. Every choice comes from the seed.
 
-import { askWaitMs } from "../../src/domain/limits.js";
+import { askWaitMs } from "../../src/domain/mail/limits.js";
 import { faultStep } from "./fault-steps.js";
 import { trace } from "./trace.js";
 import { advance, type Instance, killSession, type Session, setStopped, startSession, type World } from "./world.js";

@@ -1,8 +1,8 @@
 // The whole multi-session world in one process: one memfs volume, one virtual clock, one process
 // table, one watcher, N sessions each with its own engine, fake agent and crashable view of the disk.
 import type { Volume } from "memfs";
-import type { FsLike } from "../../src/adapters/fs/fs-like.js";
-import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
+import type { FsLike } from "../../src/adapters/fs/shared/fs-like.js";
 import { createManualWatcher, type ManualWatcher } from "../../src/adapters/memory/manual-watcher.js";
 import { createMemoryFs, memoryFsUid } from "../../src/adapters/memory/memory-fs.js";
 import { createProcessTable, type ProcessTable } from "../../src/adapters/memory/process-table.js";
@@ -12,7 +12,7 @@ import type { Address } from "../../src/domain/mail/address.js";
 import type { ConfigSource } from "../../src/domain/mail/config.js";
 import { type AskOutcome, createMailboxEngine, type MailboxEngine } from "../../src/domain/mail/engine/index.js";
 import { decodeEnvelope, type Envelope } from "../../src/domain/mail/envelope.js";
-import type { Clock, TimerHandle } from "../../src/ports/clock.js";
+import type { Clock, TimerHandle } from "../../src/ports/shared/clock.js";
 import { createFakeAgent, createTranscript, type FakeAgent, type Transcript } from "./fake-agent.js";
 import { type CrashSwitch, createFaultyFs, type Interleave, type ReadFaults } from "./faulty-fs.js";
 import { observeProcess } from "./process-observer.js";

@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FsLike } from "../../src/adapters/fs/fs-like.js";
-import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
+import type { FsLike } from "../../src/adapters/fs/shared/fs-like.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
 import { currentUid } from "../../src/adapters/node/process-user.js";
-import { claimSliceMax, pendingMailMax } from "../../src/domain/limits.js";
 import type { Address } from "../../src/domain/mail/address.js";
+import { claimSliceMax, pendingMailMax } from "../../src/domain/mail/limits.js";
 import { createFsWorld, fsPollMs, startFsSession } from "./harness/fs-session.js";
 import { newAddress, newEnvelope } from "./harness/mail.js";
 

@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { hiddenNamesMax } from "../../src/domain/limits.js";
+import { hiddenNamesMax } from "../../src/domain/mail/limits.js";
 import { type Batch, type Entry, interleave, materialize, placeEntry } from "./hostile-entries.js";
 import {
   type JunkRecord,

@@ -7,8 +7,8 @@ import * as fs from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { createNodeMailbox } from "../../src/adapters/node/node-mailbox.js";
-import { pollIntervalMs } from "../../src/domain/limits.js";
+import { pollIntervalMs } from "../../src/domain/mail/limits.js";
+import { createNodeMailbox } from "../../src/wiring/node-mailbox.js";
 import { fixedWorld, runPlan } from "./hostile-batch.js";
 import {
   deliverFromPeer,

@@ -4,12 +4,12 @@
 import * as fs from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
-import { createNodeMailbox } from "../../src/adapters/node/node-mailbox.js";
 import { currentUid } from "../../src/adapters/node/process-user.js";
-import { pollIntervalMs } from "../../src/domain/limits.js";
 import type { Envelope } from "../../src/domain/mail/envelope.js";
+import { pollIntervalMs } from "../../src/domain/mail/limits.js";
+import { createNodeMailbox } from "../../src/wiring/node-mailbox.js";
 import { expectBatch, place, prepare, type RunPlan } from "./hostile-batch.js";
 import { peerAddress } from "./hostile-peers.js";
 import {

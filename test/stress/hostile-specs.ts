@@ -2,7 +2,7 @@
 // new/ (broken files, links, FIFOs, folders, dot-files, oversized and misaddressed envelopes) and
 // the valid mail mixed in with it.
 import fc from "fast-check";
-import { idCharsMax } from "../../src/domain/limits.js";
+import { idCharsMax } from "../../src/domain/mail/limits.js";
 import { type PeerKind, peerAddress, peerKinds } from "./hostile-peers.js";
 import { hostileNamePart, hostileText, unsafeChars } from "./hostile-text.js";
 

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
 import { createManualWatcher, type ManualWatcher } from "../../src/adapters/memory/manual-watcher.js";
 import { createVirtualClock, type VirtualClock } from "../../src/adapters/memory/virtual-clock.js";
 import { createConfigFile } from "../../src/adapters/node/config-file.js";
@@ -15,10 +15,10 @@ import { cryptoEntropy } from "../../src/adapters/node/crypto-entropy.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
 import { createProcessProbe } from "../../src/adapters/node/proc-probe.js";
 import { currentUid } from "../../src/adapters/node/process-user.js";
-import { pollIntervalMs } from "../../src/domain/limits.js";
 import type { Address } from "../../src/domain/mail/address.js";
 import { createMailboxEngine, type MailboxEngine } from "../../src/domain/mail/engine/index.js";
-import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../../src/ports/agent-host.js";
+import { pollIntervalMs } from "../../src/domain/mail/limits.js";
+import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../../src/ports/mail/agent-host.js";
 
 /** Text that only files the engine must never read as mail contain: it must never reach the model. */
 export const neverMarker = "NEVER-READ-MARKER-7c1d";

@@ -19,13 +19,13 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FsLike } from "../../src/adapters/fs/fs-like.js";
-import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
+import type { FsLike } from "../../src/adapters/fs/shared/fs-like.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
 import { currentUid } from "../../src/adapters/node/process-user.js";
-import { claimSliceMax, startRetryMs } from "../../src/domain/limits.js";
 import type { Address } from "../../src/domain/mail/address.js";
 import { encodeEnvelope, envelopeFileName } from "../../src/domain/mail/envelope.js";
+import { claimSliceMax, startRetryMs } from "../../src/domain/mail/limits.js";
 import { createFsWorld, type FsWorld, fsPollMs, startFsSession } from "./harness/fs-session.js";
 import { newAddress, newEnvelope } from "./harness/mail.js";
 

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mailRootFromEnv } from "../../src/adapters/node/mail-root.js";
-import { createNodeMailbox } from "../../src/adapters/node/node-mailbox.js";
 import type { MailboxEngine } from "../../src/domain/mail/engine/index.js";
 import { encodeEnvelope, envelopeFileName } from "../../src/domain/mail/envelope.js";
-import type { AgentHost, InjectedMail, NoticeLevel } from "../../src/ports/agent-host.js";
+import type { AgentHost, InjectedMail, NoticeLevel } from "../../src/ports/mail/agent-host.js";
+import { createNodeMailbox } from "../../src/wiring/node-mailbox.js";
 import { waitUntil } from "./harness/children.js";
 import { newAddress, newEnvelope } from "./harness/mail.js";
 

@@ -7,15 +7,15 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
-import { createNodeMailbox } from "../../src/adapters/node/node-mailbox.js";
 import { createProcessProbe } from "../../src/adapters/node/proc-probe.js";
 import { currentUid } from "../../src/adapters/node/process-user.js";
 import type { Address } from "../../src/domain/mail/address.js";
 import type { MailboxEngine } from "../../src/domain/mail/engine/index.js";
 import { encodeRunningRecord } from "../../src/domain/mail/running-record.js";
-import type { MailStore } from "../../src/ports/mail-store.js";
+import type { MailStore } from "../../src/ports/mail/mail-store.js";
+import { createNodeMailbox } from "../../src/wiring/node-mailbox.js";
 import { killAllWorkers, spawnProcess, type Worker, waitUntil } from "./harness/children.js";
 import { newAddress } from "./harness/mail.js";
 

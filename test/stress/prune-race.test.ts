@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFsMailStore } from "../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
 import { nodeFs } from "../../src/adapters/node/node-fs.js";
 import { currentUid } from "../../src/adapters/node/process-user.js";
 import { bundleWorkers, type WorkerBundle } from "./harness/bundle-workers.js";

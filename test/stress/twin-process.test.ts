@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownerCheckMs } from "../../src/domain/limits.js";
+import { ownerCheckMs } from "../../src/domain/mail/limits.js";
 import { bundleWorkers, type WorkerBundle } from "./harness/bundle-workers.js";
 import { killAllWorkers } from "./harness/children.js";
 import { boxNames } from "./harness/mail.js";

@@ -1,4 +1,4 @@
-import type { Watcher, WatchHandle } from "../../ports/watcher.js";
+import type { Watcher, WatchHandle } from "../../ports/shared/watcher.js";
 
 /** Hints held while delayed; past this the oldest is dropped, as a real watcher overflows its queue. */
 const queuedHintsMax = 100_000;

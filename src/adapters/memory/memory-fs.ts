@@ -1,5 +1,5 @@
 import { createFsFromVolume, Volume } from "memfs";
-import type { FsConstants, FsDirent, FsLike, FsStats } from "../fs/fs-like.js";
+import type { FsConstants, FsDirent, FsLike, FsStats } from "../fs/shared/fs-like.js";
 
 // memfs 4 differs from Linux in ways the stores could notice. Each one, and what this wrapper does:
 // - umask: memfs applies none, so a mode is kept as given (node applies the process umask). The

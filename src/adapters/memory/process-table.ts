@@ -1,4 +1,4 @@
-import type { Liveness, ProcessIdentity, ProcessProbe, ProcessReport } from "../../ports/process-probe.js";
+import type { Liveness, ProcessIdentity, ProcessProbe, ProcessReport } from "../../ports/shared/process-probe.js";
 
 /** First pid handed out; pids count up from here, so a seed always yields the same pids. */
 const firstPid = 1000;

@@ -1,4 +1,4 @@
-import type { Entropy } from "../../ports/entropy.js";
+import type { Entropy } from "../../ports/shared/entropy.js";
 
 const uint32Range = 2 ** 32;
 

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from "../../ports/clock.js";
+import type { Clock, TimerHandle } from "../../ports/shared/clock.js";
 
 /** Timers fired by one advance; more means a callback keeps rescheduling itself with no delay (a bug). */
 const firesPerAdvanceMax = 100_000;

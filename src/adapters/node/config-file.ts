@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { configFileBytesMax } from "../../domain/limits.js";
 import type { ConfigSource } from "../../domain/mail/config.js";
-import type { ConfigFile } from "../../ports/config-file.js";
+import { configFileBytesMax } from "../../domain/mail/limits.js";
+import type { ConfigFile } from "../../ports/mail/config-file.js";
 
 /** `<agent dir>/session-mail.json`, read with a size bound and without following it into a FIFO. */
 export function createConfigFile(agentDir: string): ConfigFile {

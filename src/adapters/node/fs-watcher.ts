@@ -1,5 +1,5 @@
 import { type FSWatcher, watch } from "node:fs";
-import type { Watcher, WatchHandle } from "../../ports/watcher.js";
+import type { Watcher, WatchHandle } from "../../ports/shared/watcher.js";
 
 export interface FsWatcherOptions {
   /** Told about a throw from a hint callback; the throw itself goes no further. */

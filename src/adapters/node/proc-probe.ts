@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { closeSync, openSync, readlinkSync, readSync } from "node:fs";
-import type { Liveness, ProcessIdentity, ProcessProbe, ProcessReport } from "../../ports/process-probe.js";
+import type { Liveness, ProcessIdentity, ProcessProbe, ProcessReport } from "../../ports/shared/process-probe.js";
 
 /** Linux's PID_MAX_LIMIT on 64-bit; macOS stays far below it. Anything larger is not a process id. */
 const pidMax = 2 ** 22;

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from "../../ports/clock.js";
+import type { Clock, TimerHandle } from "../../ports/shared/clock.js";
 
 /** setTimeout's largest delay; a longer one would fire at once (with a warning) instead of late. */
 const timerDelayMsMax = 2 ** 31 - 1;

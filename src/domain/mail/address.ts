@@ -1,4 +1,4 @@
-import { addressCharsMax } from "../limits.js";
+import { addressCharsMax } from "./limits.js";
 
 /** A session id used as a mailbox address. Validated before it ever becomes a path segment. */
 export type Address = string & { readonly __brand: "Address" };

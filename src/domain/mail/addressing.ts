@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
-import { idPrefixCharsMin, labelFieldCharsMax } from "../limits.js";
-import { sanitizeField } from "../text/sanitize.js";
+import { sanitizeField } from "../shared/text/sanitize.js";
 import { type Address, isAddress, isUuid, shortId } from "./address.js";
+import { idPrefixCharsMin, labelFieldCharsMax } from "./limits.js";
 
 export interface Addressee {
   address: Address;

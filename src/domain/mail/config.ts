@@ -1,3 +1,5 @@
+import { sanitizeField } from "../shared/text/sanitize.js";
+import { utf8Bytes } from "../shared/text/utf8.js";
 import {
   configFileBytesMax,
   hopLimitDefault,
@@ -6,9 +8,7 @@ import {
   pruneAfterDaysMax,
   shownLineCharsMax,
   unknownConfigKeysNamedMax,
-} from "../limits.js";
-import { sanitizeField } from "../text/sanitize.js";
-import { utf8Bytes } from "../text/utf8.js";
+} from "./limits.js";
 
 export interface MailConfig {
   hopLimit: number;

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from "neverthrow";
-import { idCharsMax, inReplyToMax } from "../limits.js";
-import { either, integer, list, oneOf, record, text } from "../shape.js";
+import { either, integer, list, oneOf, record, text } from "../shared/shape.js";
 import { isAddress } from "./address.js";
+import { idCharsMax, inReplyToMax } from "./limits.js";
 
 export const mailKinds = ["request", "ask", "message", "reply"] as const;
 export type MailKind = (typeof mailKinds)[number];

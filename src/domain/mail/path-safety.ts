@@ -1,8 +1,8 @@
 // The words for a mail root that other users could change: what is wrong, and the command or
 // setting that fixes it. Every path is sanitized: a folder name can hold anything.
-import type { PathSafetyError } from "../../ports/mail-store.js";
-import { labelFieldCharsMax } from "../limits.js";
-import { sanitizeField } from "../text/sanitize.js";
+import type { PathSafetyError } from "../../ports/mail/mail-store.js";
+import { sanitizeField } from "../shared/text/sanitize.js";
+import { labelFieldCharsMax } from "./limits.js";
 
 function octal(mode: number): string {
   return `0${mode.toString(8).padStart(3, "0")}`;

@@ -1,9 +1,9 @@
 import { err, ok, type Result } from "neverthrow";
-import type { ProcessIdentity, ProcessReport } from "../../ports/process-probe.js";
-import { recordFreshMs } from "../limits.js";
-import { either, integer, isNull, oneOf, record, text } from "../shape.js";
-import { msFromIso } from "../text/iso-time.js";
+import type { ProcessIdentity, ProcessReport } from "../../ports/shared/process-probe.js";
+import { either, integer, isNull, oneOf, record, text } from "../shared/shape.js";
+import { msFromIso } from "../shared/text/iso-time.js";
 import { type Address, isAddress } from "./address.js";
+import { recordFreshMs } from "./limits.js";
 
 /** `running/<address>.json`: who runs, where, and whether it works or waits. */
 export interface RunningRecord {

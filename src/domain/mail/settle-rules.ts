@@ -1,9 +1,10 @@
 // When a run settles, who gets which answer. Pure: the engine feeds it what the run read and
 // how it ended, and writes the replies it returns.
-import { heldSendersNamedMax, inReplyToMax, labelFieldCharsMax } from "../limits.js";
-import { sanitizeField } from "../text/sanitize.js";
+
+import { sanitizeField } from "../shared/text/sanitize.js";
 import type { Address } from "./address.js";
 import type { ReplyStatus } from "./envelope.js";
+import { heldSendersNamedMax, inReplyToMax, labelFieldCharsMax } from "./limits.js";
 
 /** Mail for the model that entered (or was injected into) the conversation. */
 export interface OwedMail {

@@ -1,8 +1,8 @@
 // The words for a store failure, in the one place that turns a StoreError into text: the engine's
 // notices use them whole, the Pi texts for every kind but a bare system call.
-import type { StoreError } from "../../ports/mail-store.js";
-import { labelFieldCharsMax } from "../limits.js";
-import { sanitizeField } from "../text/sanitize.js";
+import type { StoreError } from "../../ports/mail/mail-store.js";
+import { sanitizeField } from "../shared/text/sanitize.js";
+import { labelFieldCharsMax } from "./limits.js";
 import { describePathSafety } from "./path-safety.js";
 
 export function describeStoreError(error: StoreError): string {

@@ -3,7 +3,7 @@
 import * as nodeFsModule from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FsLike } from "../../../src/adapters/fs/fs-like.js";
+import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
 import { createMemoryFs, memoryFsUid } from "../../../src/adapters/memory/memory-fs.js";
 import { nodeFs } from "../../../src/adapters/node/node-fs.js";
 import { currentUid } from "../../../src/adapters/node/process-user.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFsWatcher } from "../../../src/adapters/node/fs-watcher.js";
-import type { WatchHandle } from "../../../src/ports/watcher.js";
+import type { WatchHandle } from "../../../src/ports/shared/watcher.js";
 
 const tempDirs: string[] = [];
 const handles: WatchHandle[] = [];

@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createNodeMailbox } from "../../../src/adapters/node/node-mailbox.js";
 import { createProcessProbe } from "../../../src/adapters/node/proc-probe.js";
 import type { Address } from "../../../src/domain/mail/address.js";
 import type { MailboxEngine } from "../../../src/domain/mail/engine/index.js";
+import { createNodeMailbox } from "../../../src/wiring/node-mailbox.js";
 
 const onLinux = process.platform === "linux";
 const self = "0a0a0a0a-1111-4111-8111-111111111111" as Address;

@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { idCharsMax } from "../../../src/domain/limits.js";
 import {
   decodeEnvelope,
   type Envelope,
@@ -8,6 +7,7 @@ import {
   envelopeFileName,
   normalizeEnvelope,
 } from "../../../src/domain/mail/envelope.js";
+import { idCharsMax } from "../../../src/domain/mail/limits.js";
 
 const alice = "11111111-1111-4111-8111-111111111111";
 const bob = "22222222-2222-4222-8222-222222222222";

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Address } from "../../../src/domain/mail/address.js";
 import type { Envelope } from "../../../src/domain/mail/envelope.js";
-import { frameMail, senderName } from "../../../src/domain/mail/labels.js";
+import { frameMail, senderName } from "../../../src/domain/mail/framing.js";
 import { readFrame } from "../../../src/domain/mail/mail-view.js";
 
 const from = "0190a1a1-7f64-7000-8000-000000000001" as Address;

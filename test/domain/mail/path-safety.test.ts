@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { describePathSafety } from "../../../src/domain/mail/path-safety.js";
 import { describeStoreError as describeInEngine } from "../../../src/domain/mail/store-errors.js";
-import { describeStoreError } from "../../../src/pi/texts.js";
-import type { PathSafetyError } from "../../../src/ports/mail-store.js";
+import { describeStoreError } from "../../../src/pi/mail/texts.js";
+import type { PathSafetyError } from "../../../src/ports/mail/mail-store.js";
 
 describe("describePathSafety", () => {
   it("tells the user to chmod go-w a folder of theirs that others may write, and names who may", () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { recordFreshMs } from "../../../src/domain/limits.js";
 import type { Address } from "../../../src/domain/mail/address.js";
+import { recordFreshMs } from "../../../src/domain/mail/limits.js";
 import {
   decodeRunningRecord,
   encodeRunningRecord,
   judgeRecord,
   type RunningRecord,
 } from "../../../src/domain/mail/running-record.js";
-import { isoFromMs } from "../../../src/domain/text/iso-time.js";
-import type { ProcessIdentity, ProcessReport } from "../../../src/ports/process-probe.js";
+import { isoFromMs } from "../../../src/domain/shared/text/iso-time.js";
+import type { ProcessIdentity, ProcessReport } from "../../../src/ports/shared/process-probe.js";
 
 const alice = "11111111-1111-4111-8111-111111111111" as Address;
 const bob = "22222222-2222-4222-8222-222222222222" as Address;

@@ -1,8 +1,9 @@
 // Mailbox engines on a real file system (node:fs on a temp folder or a small tmpfs), driven by a
 // virtual clock so that each step is exact: the faults are the kernel's own (ENOSPC, EMFILE, EROFS).
 // A "crash" stops a session's timers and deferred work without a shutdown, as kill -9 would.
-import type { FsLike } from "../../../src/adapters/fs/fs-like.js";
-import { createFsMailStore } from "../../../src/adapters/fs/fs-mail-store.js";
+
+import { createFsMailStore } from "../../../src/adapters/fs/mail/fs-mail-store.js";
+import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
 import { createManualWatcher } from "../../../src/adapters/memory/manual-watcher.js";
 import { createProcessTable, type ProcessTable } from "../../../src/adapters/memory/process-table.js";
 import { createSeededEntropy } from "../../../src/adapters/memory/seeded-entropy.js";
@@ -11,7 +12,7 @@ import { nodeFs } from "../../../src/adapters/node/node-fs.js";
 import { currentUid } from "../../../src/adapters/node/process-user.js";
 import type { Address } from "../../../src/domain/mail/address.js";
 import { createMailboxEngine, type MailboxEngine } from "../../../src/domain/mail/engine/index.js";
-import type { TimerHandle } from "../../../src/ports/clock.js";
+import type { TimerHandle } from "../../../src/ports/shared/clock.js";
 import { trackedClock } from "../../domain/mail/engine/harness.js";
 import { createRecordingHost, type RecordingHost } from "../../domain/mail/engine/recording-host.js";
 

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import type { Address } from "../../../src/domain/mail/address.js";
 import { decodeEnvelope, type Envelope, type MailKind, type ReplyStatus } from "../../../src/domain/mail/envelope.js";
-import { isoFromMs } from "../../../src/domain/text/iso-time.js";
+import { isoFromMs } from "../../../src/domain/shared/text/iso-time.js";
 
 export function newAddress(): Address {
   return randomUUID() as Address;

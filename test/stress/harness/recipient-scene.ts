@@ -3,12 +3,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { createFsMailStore } from "../../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../../src/adapters/fs/mail/fs-mail-store.js";
 import { nodeFs } from "../../../src/adapters/node/node-fs.js";
 import { currentUid } from "../../../src/adapters/node/process-user.js";
 import type { Address } from "../../../src/domain/mail/address.js";
 import type { Envelope } from "../../../src/domain/mail/envelope.js";
-import type { MailStore } from "../../../src/ports/mail-store.js";
+import type { MailStore } from "../../../src/ports/mail/mail-store.js";
 import { spawnWorker, type Worker } from "./children.js";
 import { boxNames, newAddress, newEnvelope } from "./mail.js";
 

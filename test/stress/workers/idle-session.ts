@@ -6,8 +6,8 @@
 //   ROOT, ADDRESS, AGENT_DIR, NAME   where everything lives, and the session's name
 import { readlinkSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { createNodeMailbox } from "../../../src/adapters/node/node-mailbox.js";
 import { isAddress } from "../../../src/domain/mail/address.js";
+import { createNodeMailbox } from "../../../src/wiring/node-mailbox.js";
 
 function required(name: string): string {
   const value = process.env[name];

@@ -15,9 +15,9 @@
 //            `settle-<n>`: SIGKILL as the n-th run settles, before held quiet mail is appended
 import { appendFileSync, readFileSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { createNodeMailbox } from "../../../src/adapters/node/node-mailbox.js";
 import { isAddress } from "../../../src/domain/mail/address.js";
-import type { AgentHost, InjectedMail } from "../../../src/ports/agent-host.js";
+import type { AgentHost, InjectedMail } from "../../../src/ports/mail/agent-host.js";
+import { createNodeMailbox } from "../../../src/wiring/node-mailbox.js";
 
 function required(name: string): string {
   const value = process.env[name];

@@ -11,8 +11,8 @@
 //                    before-rename or after-rename (published, id not printed)
 import { writeSync } from "node:fs";
 import { createInterface } from "node:readline";
-import type { FsLike } from "../../../src/adapters/fs/fs-like.js";
-import { createFsMailStore } from "../../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../../src/adapters/fs/mail/fs-mail-store.js";
+import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
 import { nodeFs } from "../../../src/adapters/node/node-fs.js";
 import { currentUid } from "../../../src/adapters/node/process-user.js";
 import { type Address, isAddress } from "../../../src/domain/mail/address.js";

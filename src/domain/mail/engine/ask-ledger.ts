@@ -2,11 +2,12 @@
 // and has not answered, so one read before a crash can still be answered with session_mail_reply,
 // and the asks and requests it answered, so none is answered twice. Marked answered before the answer is
 // written: a crash between the two loses that answer rather than sending a second one.
-import { askLedgerAsksMax } from "../../limits.js";
-import { list, parseShaped, record, text } from "../../shape.js";
+
+import { forgetOldest } from "../../shared/bounded-id-set.js";
+import { list, parseShaped, record, text } from "../../shared/shape.js";
 import { type Address, isAddress } from "../address.js";
+import { askLedgerAsksMax } from "../limits.js";
 import { describeStoreError as describe } from "../store-errors.js";
-import { forgetOldest } from "./bounded-id-set.js";
 import type { EngineContext } from "./context.js";
 
 const ledgerShape = record({ open: list(list(text(), 2)), answered: list(text()) }, []);

@@ -1,10 +1,10 @@
 // session_mail_ask: write the ask, then wait for its answer, the clock, the target or the user.
 import { err, ok, type Result } from "neverthrow";
-import type { TimerHandle } from "../../../ports/clock.js";
-import { askProgressIntervalMs, askWaitMs } from "../../limits.js";
+import type { TimerHandle } from "../../../ports/shared/clock.js";
 import type { Address } from "../address.js";
-import { scanInbox } from "./claim.js";
+import { askProgressIntervalMs, askWaitMs } from "../limits.js";
 import type { AskOutcome, EngineContext } from "./context.js";
+import { scanInbox } from "./intake.js";
 import { type SendError, type Sent, writeAsk } from "./outbox.js";
 import { writeOwnRecord } from "./presence.js";
 

@@ -1,9 +1,10 @@
 // The footer's "awaiting" after a restart: the requests and asks this session sent (its sent/
 // copies) that no reply it received (its cur/) answers yet. Rebuilt once, at the first poll, from
 // the newest copies only: bounded work off the path of Pi's start.
-import { awaitingCopiesMax, awaitingRepliesMax } from "../../limits.js";
+
 import type { Address } from "../address.js";
 import { decodeEnvelope, type Envelope } from "../envelope.js";
+import { awaitingCopiesMax, awaitingRepliesMax } from "../limits.js";
 import type { EngineContext } from "./context.js";
 
 export function rebuildAwaiting(ctx: EngineContext): void {

@@ -1,17 +1,17 @@
 // The state one mailbox engine keeps, shared by its parts (inbox, outbox, presence, settle).
-import type { AgentHost, NoticeLevel } from "../../../ports/agent-host.js";
-import type { Clock, TimerHandle } from "../../../ports/clock.js";
-import type { ConfigFile } from "../../../ports/config-file.js";
-import type { Entropy } from "../../../ports/entropy.js";
-import type { MailStore, StoreError } from "../../../ports/mail-store.js";
-import type { ProcessProbe } from "../../../ports/process-probe.js";
-import type { Watcher, WatchHandle } from "../../../ports/watcher.js";
+import type { AgentHost, NoticeLevel } from "../../../ports/mail/agent-host.js";
+import type { ConfigFile } from "../../../ports/mail/config-file.js";
+import type { MailStore, StoreError } from "../../../ports/mail/mail-store.js";
+import type { Clock, TimerHandle } from "../../../ports/shared/clock.js";
+import type { Entropy } from "../../../ports/shared/entropy.js";
+import type { ProcessProbe } from "../../../ports/shared/process-probe.js";
+import type { Watcher, WatchHandle } from "../../../ports/shared/watcher.js";
+import type { BoundedIdSet } from "../../shared/bounded-id-set.js";
 import type { Address } from "../address.js";
 import type { Envelope } from "../envelope.js";
+import type { Sender } from "../framing.js";
 import type { HopState } from "../hop-rules.js";
-import type { Sender } from "../labels.js";
 import type { OwedMail } from "../settle-rules.js";
-import type { BoundedIdSet } from "./bounded-id-set.js";
 import type { AutomaticReply } from "./outbox.js";
 
 export interface EngineOptions {

@@ -1,14 +1,15 @@
 // A session's mailbox from start to its polls. A start that fails (a read-only root, a full disk,
 // a folder in the way) is retried until it succeeds or the session ends: the mailbox never stays
 // off for a cause that went away. The poll does the work the watcher's hints may have missed.
-import { ownerCheckMs, startRetryMs, sweepEveryPolls, tmpLeftoverAgeMs } from "../../limits.js";
+
 import { readConfig } from "../config.js";
+import { ownerCheckMs, startRetryMs, sweepEveryPolls, tmpLeftoverAgeMs } from "../limits.js";
 import { describeStoreError as describe } from "../store-errors.js";
 import { loadAskLedger } from "./ask-ledger.js";
 import { rebuildAwaiting } from "./awaiting.js";
-import { claimHinted, recoverClaimed, retryStranded, scanInbox } from "./claim.js";
 import type { EngineContext, SessionIdentity } from "./context.js";
-import { writeJournal } from "./inbox.js";
+import { writeJournal } from "./delivery.js";
+import { claimHinted, recoverClaimed, retryStranded, scanInbox } from "./intake.js";
 import { stillOwner, takeOwnership } from "./ownership.js";
 import { findRunning, refreshOwnRecord, writeOwnRecord } from "./presence.js";
 import { pruneBoxes } from "./prune.js";

@@ -2,16 +2,15 @@
 // only through ports. A host (Pi, the simulator) calls these methods; the engine never calls back
 // into the host except through AgentHost.
 import type { Result } from "neverthrow";
-import type { NoticeLevel } from "../../../ports/agent-host.js";
-import type { StoreError } from "../../../ports/mail-store.js";
-import { claimedNamesMax, noticeCharsMax, rememberedIdsMax } from "../../limits.js";
-import { sanitizeField } from "../../text/sanitize.js";
+import type { NoticeLevel } from "../../../ports/mail/agent-host.js";
+import type { StoreError } from "../../../ports/mail/mail-store.js";
+import { createBoundedIdSet } from "../../shared/bounded-id-set.js";
+import { sanitizeField } from "../../shared/text/sanitize.js";
 import type { Address } from "../address.js";
 import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
+import { claimedNamesMax, noticeCharsMax, rememberedIdsMax } from "../limits.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskProgress, type AskSignal, ask } from "./ask.js";
-import { createBoundedIdSet } from "./bounded-id-set.js";
-import { recoverClaimed, scanInbox } from "./claim.js";
 import type {
   AskOutcome,
   EngineContext,
@@ -20,7 +19,8 @@ import type {
   InboundListener,
   SessionIdentity,
 } from "./context.js";
-import { noteRead, settleJournal, settleQuiet, writeJournal } from "./inbox.js";
+import { noteRead, settleJournal, settleQuiet, writeJournal } from "./delivery.js";
+import { recoverClaimed, scanInbox } from "./intake.js";
 import { beginSession } from "./lifecycle.js";
 import {
   type ReplyError,

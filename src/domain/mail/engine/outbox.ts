@@ -1,14 +1,14 @@
 // Writing mail: requests, messages, asks, replies. Every refusal is decided before anything is written.
 import { err, ok, type Result } from "neverthrow";
-import type { StoreError } from "../../../ports/mail-store.js";
-import { sendBodyBytesMax } from "../../limits.js";
-import { isoFromMs } from "../../text/iso-time.js";
-import { cutUtf8, utf8Bytes } from "../../text/utf8.js";
+import type { StoreError } from "../../../ports/mail/mail-store.js";
+import { isoFromMs } from "../../shared/text/iso-time.js";
+import { cutUtf8, utf8Bytes } from "../../shared/text/utf8.js";
 import { type Address, isAddress } from "../address.js";
 import { type AddressError, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
 import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
+import { sendBodyBytesMax } from "../limits.js";
 import { describeStoreError as describe } from "../store-errors.js";
 import { markAnswered, unmarkAnswered } from "./ask-ledger.js";
 import type { EngineContext } from "./context.js";

@@ -2,7 +2,7 @@
 // in two panes, `--session-id` twice); two owners would share one claim journal, answer each
 // other's asks and delete each other's running record. The second process is a guest: it sends,
 // but claims nothing, writes no record and prunes nothing of its own, until the owner is gone.
-import { integer, parseShaped, record, text } from "../../shape.js";
+import { integer, parseShaped, record, text } from "../../shared/shape.js";
 import type { Address } from "../address.js";
 import { decodeRunningRecord, isFreshRecord } from "../running-record.js";
 import { describeStoreError as describe } from "../store-errors.js";

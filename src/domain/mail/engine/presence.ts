@@ -1,11 +1,11 @@
 // This session's running record, and what the records of the others say.
-import type { Liveness } from "../../../ports/process-probe.js";
-import { idPrefixCharsMin, recordRefreshIntervalMs, senderJudgedMs, sendersRememberedMax } from "../../limits.js";
-import { isoFromMs } from "../../text/iso-time.js";
+import type { Liveness } from "../../../ports/shared/process-probe.js";
+import { forgetOldest } from "../../shared/bounded-id-set.js";
+import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { Address } from "../address.js";
-import type { Sender } from "../labels.js";
+import type { Sender } from "../framing.js";
+import { idPrefixCharsMin, recordRefreshIntervalMs, senderJudgedMs, sendersRememberedMax } from "../limits.js";
 import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";
-import { forgetOldest } from "./bounded-id-set.js";
 import type { EngineContext } from "./context.js";
 
 export interface ListedSession {

@@ -1,11 +1,12 @@
 // A run settled: answer what it owes, hold what the user took over, reset the turn.
-import { owedRepliesMax } from "../../limits.js";
+
 import { shortId } from "../address.js";
 import { freshHops } from "../hop-rules.js";
+import { owedRepliesMax } from "../limits.js";
 import { describeHeld, planSettle, type RunOutcome } from "../settle-rules.js";
 import { markAnswered } from "./ask-ledger.js";
 import type { EngineContext } from "./context.js";
-import { settleJournal, settleQuiet } from "./inbox.js";
+import { settleJournal, settleQuiet } from "./delivery.js";
 import { type AutomaticReply, writeAutomaticReply } from "./outbox.js";
 import { findRunning } from "./presence.js";
 

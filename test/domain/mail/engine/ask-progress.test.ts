@@ -2,8 +2,8 @@
 // caller whom it waits on and for how long: once when the ask is written, then every 10 s of the
 // engine's clock, and never after the wait ended.
 import { describe, expect, it } from "vitest";
-import { askProgressIntervalMs, askWaitMs } from "../../../../src/domain/limits.js";
 import type { AskProgress } from "../../../../src/domain/mail/engine/index.js";
+import { askProgressIntervalMs, askWaitMs } from "../../../../src/domain/mail/limits.js";
 import { addressOf, createHarness, peek } from "./harness.js";
 
 function askingWithProgress() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askWaitMs } from "../../../../src/domain/limits.js";
+import { askWaitMs } from "../../../../src/domain/mail/limits.js";
 import { addressOf, createHarness, peek, pollMs } from "./harness.js";
 
 /** bob asks alice during a run, alice answers, bob's ask ends answered: the answer's id. */

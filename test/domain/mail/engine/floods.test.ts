@@ -2,7 +2,7 @@
 // long ago, a name that reads like another session's short id, an answer from someone other than
 // the ask's target.
 import { describe, expect, it } from "vitest";
-import { hiddenNamesMax } from "../../../../src/domain/limits.js";
+import { hiddenNamesMax } from "../../../../src/domain/mail/limits.js";
 import { addressOf, createHarness, mailRoot, pollMs } from "./harness.js";
 
 describe("floods in new/", () => {

@@ -1,7 +1,7 @@
 // Engines on one memfs volume, one virtual clock, one process table and one manual watcher, each
 // serving a small recording host: the engine's behaviour tests drive it only through its methods.
 import type { Volume } from "memfs";
-import { createFsMailStore } from "../../../../src/adapters/fs/fs-mail-store.js";
+import { createFsMailStore } from "../../../../src/adapters/fs/mail/fs-mail-store.js";
 import { createManualWatcher, type ManualWatcher } from "../../../../src/adapters/memory/manual-watcher.js";
 import { createMemoryFs, memoryFsUid } from "../../../../src/adapters/memory/memory-fs.js";
 import {
@@ -19,7 +19,7 @@ import {
   type MailboxEngine,
 } from "../../../../src/domain/mail/engine/index.js";
 import { decodeEnvelope, type Envelope, encodeEnvelope } from "../../../../src/domain/mail/envelope.js";
-import type { Clock, TimerHandle } from "../../../../src/ports/clock.js";
+import type { Clock, TimerHandle } from "../../../../src/ports/shared/clock.js";
 import { createRecordingHost, type RecordingHost } from "./recording-host.js";
 
 export const mailRoot = "/state/pi-session-mail";

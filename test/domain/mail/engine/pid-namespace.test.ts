@@ -3,10 +3,10 @@
 // their record, and keeps their folder while their record is fresh. Records are refreshed for it.
 import { describe, expect, it } from "vitest";
 import { tableBootId } from "../../../../src/adapters/memory/process-table.js";
-import { recordFreshMs, recordRefreshIntervalMs } from "../../../../src/domain/limits.js";
+import { recordFreshMs, recordRefreshIntervalMs } from "../../../../src/domain/mail/limits.js";
 import { encodeRunningRecord } from "../../../../src/domain/mail/running-record.js";
-import { isoFromMs } from "../../../../src/domain/text/iso-time.js";
-import { describeSessions } from "../../../../src/pi/texts.js";
+import { isoFromMs } from "../../../../src/domain/shared/text/iso-time.js";
+import { describeSessions } from "../../../../src/pi/mail/texts.js";
 import { addressOf, createHarness, mailRoot, pollMs } from "./harness.js";
 
 const sandbox = { pidNamespace: "pid:[4026532389]" };

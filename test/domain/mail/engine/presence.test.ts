@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { footerText } from "../../../../src/domain/mail/engine/index.js";
-import { isoFromMs } from "../../../../src/domain/text/iso-time.js";
+import { isoFromMs } from "../../../../src/domain/shared/text/iso-time.js";
 import { addressOf, createHarness, mailRoot } from "./harness.js";
 
 describe("the running record", () => {

@@ -2,9 +2,9 @@
 // sent copies found by the id inside each file: a decoy named like a copy is never quoted and never
 // hides the copy, and a reply naming the most requests finds them all in a full sent/.
 import { describe, expect, it } from "vitest";
-import { folderEntriesMax, inReplyToMax } from "../../../../src/domain/limits.js";
 import type { InboundMail } from "../../../../src/domain/mail/engine/index.js";
 import { type Envelope, encodeEnvelope, envelopeFileName } from "../../../../src/domain/mail/envelope.js";
+import { folderEntriesMax, inReplyToMax } from "../../../../src/domain/mail/limits.js";
 import { addressOf, createHarness, mailRoot } from "./harness.js";
 
 const bobSent = `${mailRoot}/${addressOf.bob}/sent`;

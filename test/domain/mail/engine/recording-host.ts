@@ -1,5 +1,5 @@
 // A fake AgentHost that records what the engine asks of it: injections with their options, notices, footers.
-import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../../../../src/ports/agent-host.js";
+import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../../../../src/ports/mail/agent-host.js";
 
 export interface Injection {
   mail: InjectedMail;

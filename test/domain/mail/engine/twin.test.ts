@@ -2,7 +2,7 @@
 // sends, claims nothing, writes no record, and takes the inbox over once the owner is gone, with
 // everything the owner claimed and never showed.
 import { describe, expect, it } from "vitest";
-import { ownerCheckMs } from "../../../../src/domain/limits.js";
+import { ownerCheckMs } from "../../../../src/domain/mail/limits.js";
 import { addressOf, createHarness, mailRoot, pollMs } from "./harness.js";
 
 const ownerFile = `${mailRoot}/${addressOf.alice}/owner.json`;

@@ -1,0 +1,81 @@
+// Paths inside the mail root. An address becomes a path segment only here, after validation.
+import { err, ok, type Result } from "neverthrow";
+import { type Address, isAddress } from "../../../domain/mail/address.js";
+import type { StoreError } from "../../../ports/mail/mail-store.js";
+import { notAFolder } from "../shared/fs-errors.js";
+import { checkFolder, ensureFolder } from "../shared/fs-files.js";
+import type { FsLike, FsStats } from "../shared/fs-like.js";
+import { ownFolder } from "../shared/fs-path-safety.js";
+
+export type Box = "tmp" | "new" | "cur" | "sent";
+export const allBoxes: readonly Box[] = ["tmp", "new", "cur", "sent"];
+/** The folder of running records: named like an address, so never used as one. */
+export const runningFolderName = "running";
+
+export interface StoreContext {
+  fs: FsLike;
+  /** The mail root without a trailing slash. */
+  root: string;
+  /** This user: the owner every folder in the mail root must have. */
+  uid: number;
+  /** The root as openRoot found it: a root with another identity since was swapped. */
+  rootIdentity: { dev: number; ino: number } | undefined;
+  /** The root was given as a link of this user's: where the link is and what it says (`root` is
+   * then the folder it leads to). */
+  rootLink: { path: string; target: string } | undefined;
+  /** fsync new/ after publishing durable mail. */
+  syncDirs: boolean;
+  /** Claim journals kept open by address (fd), until the session releases its box. */
+  journals: Map<string, number>;
+  /** Addresses whose cur/ was found a real folder since their last listing of new/. */
+  curChecked: Set<string>;
+}
+
+/** Addresses are branded, but a string cast to one would reach the filesystem: check again. */
+export function addressFolder(ctx: StoreContext, address: string): string {
+  if (!isAddress(address)) throw new Error(`not an address: ${JSON.stringify(address)}`);
+  return `${ctx.root}/${address}`;
+}
+
+export function boxFolder(ctx: StoreContext, address: Address, box: Box): string {
+  return `${addressFolder(ctx, address)}/${box}`;
+}
+
+/** The address folder and the named boxes, created (0700) when missing, each a real folder. */
+export function ensureBox(ctx: StoreContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
+  return walkBox(ctx, address, boxes, ensureFolder);
+}
+
+/** The address folder and the named boxes exist and are real folders (ENOENT when missing). */
+export function checkBox(ctx: StoreContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
+  return walkBox(ctx, address, boxes, checkFolder);
+}
+
+function walkBox(
+  ctx: StoreContext,
+  address: Address,
+  boxes: readonly Box[],
+  visit: (fs: FsLike, path: string) => Result<FsStats, StoreError>,
+): Result<FsStats, StoreError> {
+  const folder = addressFolder(ctx, address);
+  // running/ holds the records; mail addressed to "running" must not turn it into a mailbox.
+  if (address === runningFolderName) return err(notAFolder(folder));
+  const top = visit(ctx.fs, folder).andThen((stats) => ownFolder(folder, stats, ctx.uid));
+  if (top.isErr()) return top;
+  for (const box of boxes) {
+    const path = `${folder}/${box}`;
+    const inner = visit(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+    if (inner.isErr()) return inner;
+  }
+  return ok(top.value);
+}
+
+/** checkFolder, and the folder is this user's. */
+export function checkOwnFolder(ctx: StoreContext, path: string): Result<FsStats, StoreError> {
+  return checkFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+}
+
+/** ensureFolder, and the folder is this user's. */
+export function ensureOwnFolder(ctx: StoreContext, path: string): Result<FsStats, StoreError> {
+  return ensureFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+}

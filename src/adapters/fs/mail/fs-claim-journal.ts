@@ -1,0 +1,177 @@
+// `<address>/claiming.json`: the names a scan is about to claim, so a restart finishes delivering them.
+import { err, ok, type Result } from "neverthrow";
+import type { Address } from "../../../domain/mail/address.js";
+import { journalBytesMax, journalNamesMax } from "../../../domain/mail/limits.js";
+import { encodeUtf8 } from "../../../domain/shared/text/utf8.js";
+import type { ClaimJournal, StoreError } from "../../../ports/mail/mail-store.js";
+import { attempt, failedWith, notAFolder } from "../shared/fs-errors.js";
+import { assertEntryName, checkFolder, isEntryName, readEntry, writeAll, writeAtomic } from "../shared/fs-files.js";
+import type { FsLike } from "../shared/fs-like.js";
+import { addressFolder, checkBox, ensureBox, runningFolderName, type StoreContext } from "./fs-boxes.js";
+
+const journalName = "claiming.json";
+/** One page. A journal that fits is padded to exactly this size, and a write of one page at offset 0
+ * over a file of that size needs no new block (a full disk cannot cut it short) and is never cut by
+ * a signal: it cannot tear, so it is written in place. A bigger journal goes through a temp file. */
+const journalBlockBytes = 4096;
+/** In tmp/ so that a crashed writer's leftover is swept like any other. */
+const journalTmpName = "claiming.json.tmp";
+
+export function writeClaimJournal(
+  ctx: StoreContext,
+  address: Address,
+  names: readonly string[],
+): Result<void, StoreError> {
+  for (const name of names) assertEntryName(name);
+  if (names.length > journalNamesMax) throw new Error(`a claim journal of ${names.length} names is over its bound`);
+  // running/ holds the records: a journal there would make it look like a mailbox.
+  if (address === runningFolderName)
+    return names.length === 0 ? ok(undefined) : err(notAFolder(addressFolder(ctx, address)));
+  const path = `${addressFolder(ctx, address)}/${journalName}`;
+  const bytes = encodeUtf8(JSON.stringify(names));
+  const kept = ctx.journals.get(address);
+  if (kept !== undefined) {
+    // The file kept open since the last write: one fstat, one lstat and one write, no open, no close.
+    if (bytes.length <= journalBlockBytes && overwrite(ctx.fs, kept, path, bytes).isOk()) return ok(undefined);
+    closeClaimJournal(ctx, address);
+  }
+  if (bytes.length <= journalBlockBytes) {
+    const reopened = reopen(ctx, address, path, bytes);
+    if (reopened.isOk()) return reopened;
+    // An empty journal where there is none needs no file (and no box folder made for it).
+    if (names.length === 0 && failedWith(reopened, "ENOENT")) return ok(undefined);
+  }
+  return replace(ctx, address, path, bytes);
+}
+
+/** Closes the journal file a session kept open (at its shutdown); a later write opens it again. */
+export function closeClaimJournal(ctx: StoreContext, address: Address): void {
+  const kept = ctx.journals.get(address);
+  if (kept === undefined) return;
+  ctx.journals.delete(address);
+  attempt("close", journalName, () => ctx.fs.closeSync(kept));
+}
+
+/** The journal is rewritten before every claim, so it is written in place through a file kept
+ * open: on ext4 a create after a delete (what a temp file renamed over the old journal costs) takes
+ * about a millisecond, and even an open and a close are most of the rest. */
+function reopen(ctx: StoreContext, address: Address, path: string, bytes: Uint8Array): Result<void, StoreError> {
+  const { O_WRONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
+  const opened = attempt("open", path, () => ctx.fs.openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
+  if (opened.isErr()) return err(opened.error);
+  const fd = opened.value;
+  const written = overwrite(ctx.fs, fd, path, bytes);
+  if (written.isOk()) ctx.journals.set(address, fd);
+  else attempt("close", path, () => ctx.fs.closeSync(fd));
+  return written;
+}
+
+/** One page written over one page. Refused, so that the caller replaces the journal instead, when
+ * the open file is not a file of its own (a link could reach outside the mail root), is not exactly
+ * one padded page (a longer one would keep its tail), or is no longer the file at `path` (the
+ * journal was replaced, or the address folder was moved or restored since it was opened). */
+function overwrite(fs: FsLike, fd: number, path: string, bytes: Uint8Array): Result<void, StoreError> {
+  const notOurs = (why: string) =>
+    err<void, StoreError>({ kind: "io", op: "open", path, code: "EINVAL", message: why });
+  const opened = attempt("fstat", path, () => fs.fstatSync(fd));
+  if (opened.isErr()) return err(opened.error);
+  const stats = opened.value;
+  if (!stats.isFile() || stats.nlink !== 1) return notOurs("not a file of its own");
+  if (stats.size !== journalBlockBytes) return notOurs("not a padded journal");
+  const here = attempt("lstat", path, () => fs.lstatSync(path));
+  if (here.isErr()) return err(here.error);
+  if (here.value.ino !== stats.ino || here.value.dev !== stats.dev) return notOurs("no longer the journal at its path");
+  return writeAll(fs, fd, path, padded(bytes), 0);
+}
+
+function padded(bytes: Uint8Array): Uint8Array {
+  if (bytes.length >= journalBlockBytes) return bytes;
+  // JSON allows trailing whitespace: every reader parses the padded text as the names alone.
+  const page = new Uint8Array(journalBlockBytes).fill(0x20);
+  page.set(bytes);
+  return page;
+}
+
+/** Temp file and rename: the old journal stays whole until the new one replaces it, and stays on
+ * any error (a full disk fails the write of the temp file, never the journal). A folder where the
+ * journal belongs (left by a hostile process) is moved aside, so claims do not stop for good. */
+function replace(ctx: StoreContext, address: Address, path: string, bytes: Uint8Array): Result<void, StoreError> {
+  const folder = addressFolder(ctx, address);
+  const write = () =>
+    writeAtomic(ctx.fs, {
+      tmpPath: `${folder}/tmp/${journalTmpName}`,
+      finalPath: path,
+      text: padded(bytes),
+      // A journal guards against a crashed process, not a crashed machine: the rename is enough.
+      durable: false,
+      syncFolder: undefined,
+      replaceLeftover: true,
+    });
+  // The temp file is created in tmp/: one lstat first, since through a tmp/ swapped for a link it
+  // would be created outside the mail root. tmp/ is made only when it is missing.
+  const tmp = checkFolder(ctx.fs, `${folder}/tmp`);
+  const ready = failedWith(tmp, "ENOENT") ? ensureBox(ctx, address, ["tmp"]) : tmp;
+  if (ready.isErr()) return err(ready.error);
+  let written = write();
+  if (written.isErr() && isFolderInTheWay(ctx.fs, path)) {
+    moveAside(ctx.fs, path);
+    written = write();
+  }
+  if (written.isErr()) return err(written.error);
+  // A journal of one page is kept open for the next write in place.
+  if (bytes.length <= journalBlockBytes) reopen(ctx, address, path, bytes);
+  return ok(undefined);
+}
+
+function isFolderInTheWay(fs: FsLike, path: string): boolean {
+  const seen = attempt("lstat", path, () => fs.lstatSync(path));
+  return seen.isOk() && seen.value.isDirectory();
+}
+
+/** Renamed, never removed: a folder someone put there may hold anything, and the owner decides. */
+function moveAside(fs: FsLike, path: string): void {
+  const seen = attempt("lstat", path, () => fs.lstatSync(path));
+  if (seen.isErr()) return;
+  attempt("rename", path, () => fs.renameSync(path, `${path}.aside-${seen.value.ino}`));
+}
+
+/** The names the journal lists. A missing journal lists none. One that cannot be read as a journal
+ * (not JSON, not a list, over its bound, a link or a folder) lists none but says why, so that its
+ * folder is never pruned as empty and the session can say that recovery may be incomplete. Names
+ * that could not be mail (dot-files, paths) are dropped. Only errno failures are errors. */
+export function readClaimJournal(ctx: StoreContext, address: Address): Result<ClaimJournal, StoreError> {
+  const checked = checkBox(ctx, address, []);
+  if (failedWith(checked, "ENOENT")) return ok({ names: [], damaged: undefined });
+  if (checked.isErr()) return err(checked.error);
+  return readJournalIn(ctx.fs, addressFolder(ctx, address));
+}
+
+/** The journal of the address folder at `folder` (a folder being pruned is no longer at its address). */
+export function readJournalIn(fs: FsLike, folder: string): Result<ClaimJournal, StoreError> {
+  return readEntry(fs, `${folder}/${journalName}`, journalBytesMax).map((found): ClaimJournal => {
+    switch (found.kind) {
+      case "gone":
+        return { names: [], damaged: undefined };
+      case "set-aside":
+        return { names: [], damaged: found.reason };
+      case "text":
+        return parseJournal(found.text);
+      default: {
+        const never: never = found;
+        return never;
+      }
+    }
+  });
+}
+
+function parseJournal(text: string): ClaimJournal {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { names: [], damaged: "not JSON" };
+  }
+  if (!Array.isArray(raw)) return { names: [], damaged: "not a list" };
+  const names = raw.filter((name): name is string => typeof name === "string" && isEntryName(name));
+  return { names: names.slice(0, journalNamesMax), damaged: undefined };
+}

@@ -1,0 +1,256 @@
+// The mail root on a synchronous filesystem (node:fs, or memfs in the simulator): maildir delivery,
+// claim by rename, reads that never follow a link nor block on a FIFO. Layout:
+//   <root>/<address>/{tmp,new,cur,sent}/   folders 0700, files 0600
+//   <root>/<address>/claiming.json         the claim journal
+//   <root>/running/<address>.json          running records
+import { err, ok, type Result } from "neverthrow";
+import type { Address } from "../../../domain/mail/address.js";
+import { type Envelope, encodeEnvelope, envelopeFileName, mayBeMailName } from "../../../domain/mail/envelope.js";
+import {
+  envelopeFileBytesMax,
+  folderEntriesMax,
+  folderEntriesReadMax,
+  hiddenNamesMax,
+  inboxListingNamesMax,
+  tmpSweepMax,
+} from "../../../domain/mail/limits.js";
+import type { ClaimOutcome, Delivered, InboxListing, MailStore, StoreError } from "../../../ports/mail/mail-store.js";
+import { attempt, failedWith } from "../shared/fs-errors.js";
+import { assertEntryName, listEntries, listMailNames, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
+import type { FsLike } from "../shared/fs-like.js";
+import { readAskLedger, writeAskLedger } from "./fs-ask-ledger.js";
+import {
+  addressFolder,
+  allBoxes,
+  type Box,
+  boxFolder,
+  checkBox,
+  checkOwnFolder,
+  ensureBox,
+  ensureOwnFolder,
+  type StoreContext,
+} from "./fs-boxes.js";
+import { closeClaimJournal, readClaimJournal, writeClaimJournal } from "./fs-claim-journal.js";
+import { claimOwner, readOwner, releaseOwner, replaceOwner } from "./fs-owner.js";
+import { listBoxes, removeBox, settleTombstone } from "./fs-prune.js";
+import { checkRoot, openRoot } from "./fs-root.js";
+import { listRunning, readRunning, removeRunning, writeRunning } from "./fs-running-records.js";
+import { findSentCopies } from "./fs-sent-lookup.js";
+
+export interface FsMailStoreOptions {
+  fs: FsLike;
+  /** Absolute path of the mail root. */
+  root: string;
+  /** This user's id (process.getuid()): the owner of every folder the store opens or writes into. */
+  uid: number;
+  /** fsync new/ after a durable delivery (default true); false where folders cannot be fsynced. */
+  syncDirs?: boolean;
+}
+
+export function createFsMailStore(options: FsMailStoreOptions): MailStore {
+  const ctx: StoreContext = {
+    fs: options.fs,
+    root: trimTrailingSlashes(options.root),
+    uid: options.uid,
+    rootIdentity: undefined,
+    rootLink: undefined,
+    syncDirs: options.syncDirs ?? true,
+    journals: new Map(),
+    curChecked: new Set(),
+  };
+  return {
+    // A root that is a link is used by the folder it leads to, once judged (see openRoot).
+    get root() {
+      return ctx.root;
+    },
+    openRoot: () => openRoot(ctx),
+    checkRoot: () => checkRoot(ctx),
+    // Each folder is this user's (ensureBox refuses any other), so the chmod the engine suggests works.
+    openBox: (address) =>
+      // A prune that crashed with this folder in its tombstone: the mail in it comes back first.
+      settleTombstone(ctx, address).andThen(() =>
+        ensureBox(ctx, address, allBoxes).map((stats) => ({
+          path: addressFolder(ctx, address),
+          openToOthers: (stats.mode & 0o077) !== 0,
+        })),
+      ),
+    deliver: (envelope, sentAtMs, { durable }) => publish(ctx, envelope, sentAtMs, "new", durable),
+    // Not fsynced: a copy lost to a power cut only costs a reply its quote.
+    keepSent: (envelope, sentAtMs) => publish(ctx, envelope, sentAtMs, "sent", false),
+    findSentCopies: (address, ids) => findSentCopies(ctx, address, ids),
+    listNew: (address) => listNew(ctx, address),
+    isWaiting: (address, name) => {
+      assertEntryName(name);
+      const path = `${boxFolder(ctx, address, "new")}/${name}`;
+      // Any answer but "not there" counts as waiting: the claim that follows sorts it out.
+      return !failedWith(
+        attempt("lstat", path, () => ctx.fs.lstatSync(path)),
+        "ENOENT",
+      );
+    },
+    claim: (address, name) => claim(ctx, address, name),
+    readCur: (address, name) => readIn(ctx, address, "cur", name),
+    readSent: (address, name) => readIn(ctx, address, "sent", name),
+    listBox: (address, box) => listBox(ctx, address, box),
+    writeClaimJournal: (address, names) => writeClaimJournal(ctx, address, names),
+    readClaimJournal: (address) => readClaimJournal(ctx, address),
+    writeAskLedger: (address, text) => writeAskLedger(ctx, address, text),
+    readAskLedger: (address) => readAskLedger(ctx, address),
+    claimOwner: (address, token, text) => claimOwner(ctx, address, token, text),
+    replaceOwner: (address, staleText, token, text) => replaceOwner(ctx, address, staleText, token, text),
+    readOwner: (address) => readOwner(ctx, address),
+    releaseOwner: (address, text) => releaseOwner(ctx, address, text),
+    release: (address) => closeClaimJournal(ctx, address),
+    sweepTmp: (address, nowMs, olderThanMs) => sweepTmp(ctx, address, nowMs, olderThanMs),
+    writeRunning: (address, text) => writeRunning(ctx, address, text),
+    readRunning: (address) => readRunning(ctx, address),
+    listRunning: () => listRunning(ctx),
+    removeRunning: (address, expectedText) => removeRunning(ctx, address, expectedText),
+    listBoxes: () => listBoxes(ctx),
+    removeBox: (address) => removeBox(ctx, address),
+  };
+}
+
+function trimTrailingSlashes(path: string): string {
+  const trimmed = path.replace(/\/+$/, "");
+  return trimmed === "" ? "/" : trimmed;
+}
+
+/** Maildir publish into `box` of the recipient (new/) or the sender (sent/): the temp name is the
+ * final name, in the same address's tmp/, so an id is in flight at most once per folder (O_EXCL). */
+function publish(
+  ctx: StoreContext,
+  envelope: Envelope,
+  sentAtMs: number,
+  box: "new" | "sent",
+  durable: boolean,
+): Result<Delivered, StoreError> {
+  const text = encodeEnvelope(envelope);
+  // Branded by the schema check in the domain; addressFolder checks again before any path is built.
+  const address = (box === "new" ? envelope.to : envelope.from) as Address;
+  const name = envelopeFileName(sentAtMs, envelope.id);
+  const finalPath = `${boxFolder(ctx, address, box)}/${name}`;
+  return ensureBox(ctx, address, allBoxes)
+    .andThen(() =>
+      writeAtomic(ctx.fs, {
+        tmpPath: `${boxFolder(ctx, address, "tmp")}/${name}`,
+        finalPath,
+        text,
+        durable,
+        syncFolder: ctx.syncDirs ? boxFolder(ctx, address, box) : undefined,
+        replaceLeftover: false,
+      }),
+    )
+    .map(({ unsynced }) => ({ path: finalPath, unsynced }));
+}
+
+function listNew(ctx: StoreContext, address: Address): Result<InboxListing, StoreError> {
+  const folder = boxFolder(ctx, address, "new");
+  ctx.curChecked.delete(address);
+  return checkBox(ctx, address, ["new"]).andThen(() =>
+    listMailNames(ctx.fs, folder, mayBeMailName, {
+      namesMax: inboxListingNamesMax,
+      hiddenMax: hiddenNamesMax,
+      entriesMax: folderEntriesReadMax,
+    }),
+  );
+}
+
+/** Rename first, read after: whoever wins the rename owns the mail, and a link is moved as a link. */
+function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimOutcome, StoreError> {
+  assertEntryName(name);
+  const from = `${boxFolder(ctx, address, "new")}/${name}`;
+  const to = `${boxFolder(ctx, address, "cur")}/${name}`;
+  // new/ was checked by the listing that named this entry; cur/ was not, and a rename through a
+  // cur/ swapped for a link would move the mail out of the mail root: one lstat before the first
+  // rename after each listing. A missing cur/ is made only when the rename fails (a claim sits on
+  // the delivery path).
+  if (!ctx.curChecked.has(address)) {
+    const cur = checkOwnFolder(ctx, boxFolder(ctx, address, "cur"));
+    if (cur.isErr() && !failedWith(cur, "ENOENT")) return err(cur.error);
+    if (cur.isOk()) ctx.curChecked.add(address);
+  }
+  let moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
+  if (moved.isErr()) {
+    ctx.curChecked.delete(address);
+    const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureOwnFolder(ctx, boxFolder(ctx, address, "cur")));
+    if (ready.isErr()) return err(ready.error);
+    moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
+  }
+  if (moved.isErr()) {
+    // Gone only if the entry itself is gone: ENOENT from a vanished cur/ must not hide it.
+    const stillThere = !failedWith(
+      attempt("lstat", from, () => ctx.fs.lstatSync(from)),
+      "ENOENT",
+    );
+    return failedWith(moved, "ENOENT") && !stillThere ? ok({ kind: "gone", name }) : err(moved.error);
+  }
+  return readAs(ctx, name, to);
+}
+
+function readIn(
+  ctx: StoreContext,
+  address: Address,
+  box: "cur" | "sent",
+  name: string,
+): Result<ClaimOutcome, StoreError> {
+  assertEntryName(name);
+  const checked = checkBox(ctx, address, [box]);
+  if (checked.isErr()) return err(checked.error);
+  return readAs(ctx, name, `${boxFolder(ctx, address, box)}/${name}`);
+}
+
+/** A box's mail names, sorted (send time first, by the naming convention), at most folderEntriesMax. */
+function listBox(ctx: StoreContext, address: Address, box: "cur" | "sent"): Result<string[], StoreError> {
+  const checked = checkBox(ctx, address, [box]);
+  if (failedWith(checked, "ENOENT")) return ok([]);
+  if (checked.isErr()) return err(checked.error);
+  return listMailNames(ctx.fs, boxFolder(ctx, address, box), mayBeMailName, {
+    namesMax: folderEntriesMax,
+    hiddenMax: 0,
+    entriesMax: folderEntriesReadMax,
+  }).map((listing) => listing.names);
+}
+
+/** The entry is in cur/ by now, so it is this session's whatever the read does: a failed read is
+ * an outcome to retry from cur/, never an error that would let the caller forget the mail. */
+function readAs(ctx: StoreContext, name: string, path: string): Result<ClaimOutcome, StoreError> {
+  const read = readOwnEntry(ctx.fs, path, envelopeFileBytesMax, ctx.uid);
+  if (read.isErr()) return ok({ kind: "unread", name, path, error: read.error });
+  const found = read.value;
+  switch (found.kind) {
+    case "text":
+      return ok({ kind: "claimed", name, path, text: found.text });
+    case "set-aside":
+      return ok({ kind: "set-aside", name, path, reason: found.reason });
+    case "gone":
+      return ok({ kind: "gone", name });
+    default: {
+      const never: never = found;
+      return never;
+    }
+  }
+}
+
+/** A crashed writer's leftovers: regular files (never links, never folders) last changed before
+ * nowMs - olderThanMs, at most tmpSweepMax per call. */
+function sweepTmp(ctx: StoreContext, address: Address, nowMs: number, olderThanMs: number): Result<number, StoreError> {
+  const box: Box = "tmp";
+  const folder = boxFolder(ctx, address, box);
+  const listed = checkBox(ctx, address, [box]).andThen(() => listEntries(ctx.fs, folder, folderEntriesMax));
+  if (listed.isErr()) return err(listed.error);
+  let removed = 0;
+  for (const entry of listed.value.entries) {
+    if (removed >= tmpSweepMax) break;
+    if (entry.isDirectory() || entry.isSymbolicLink()) continue;
+    const path = `${folder}/${entry.name}`;
+    const seen = attempt("lstat", path, () => ctx.fs.lstatSync(path));
+    if (failedWith(seen, "ENOENT")) continue;
+    if (seen.isErr()) return err(seen.error);
+    if (!seen.value.isFile() || seen.value.mtimeMs >= nowMs - olderThanMs) continue;
+    const gone = attempt("unlink", path, () => ctx.fs.unlinkSync(path));
+    if (gone.isOk()) removed++;
+    else if (!failedWith(gone, "ENOENT")) return err(gone.error);
+  }
+  return ok(removed);
+}

@@ -1,0 +1,145 @@
+// What pruning needs from the mail root: facts about each address folder, and removing one.
+import { err, ok, type Result } from "neverthrow";
+import { type Address, isAddress } from "../../../domain/mail/address.js";
+import { folderEntriesMax, pruneFoldersMax } from "../../../domain/mail/limits.js";
+import type { BoxFacts, StoreError } from "../../../ports/mail/mail-store.js";
+import { attempt, failedWith, notAFolder } from "../shared/fs-errors.js";
+import { checkFolder, ensureFolder, listEntries } from "../shared/fs-files.js";
+import { addressFolder, allBoxes, runningFolderName, type StoreContext } from "./fs-boxes.js";
+import { readJournalIn } from "./fs-claim-journal.js";
+
+/** Every real folder in the root named like an address (running/, links and other names left out),
+ * at most pruneFoldersMax. A folder whose facts cannot be read is left out too: unlisted is never
+ * pruned, which is the safe side. */
+export function listBoxes(ctx: StoreContext): Result<BoxFacts[], StoreError> {
+  let listed = listEntries(ctx.fs, ctx.root, folderEntriesMax);
+  if (listed.isErr()) return err(listed.error);
+  // Tombstones a crashed prune left are settled first (their mail goes back), then listed anew.
+  const left = listed.value.entries
+    .map((entry) => entry.name)
+    .filter((name) => name.startsWith(tombstonePrefix) && isAddress(name.slice(tombstonePrefix.length)))
+    .slice(0, pruneFoldersMax);
+  for (const name of left) settleTombstone(ctx, name.slice(tombstonePrefix.length) as Address);
+  if (left.length > 0) listed = listEntries(ctx.fs, ctx.root, folderEntriesMax);
+  if (listed.isErr()) return err(listed.error);
+  const candidates = listed.value.entries
+    .filter((entry) => entry.isDirectory() && !entry.isSymbolicLink())
+    .map((entry) => entry.name)
+    .filter((name): name is Address => name !== runningFolderName && isAddress(name))
+    .slice(0, pruneFoldersMax);
+  const facts: BoxFacts[] = [];
+  for (const address of candidates) {
+    const found = boxFacts(ctx, address);
+    if (found !== undefined) facts.push(found);
+  }
+  return ok(facts);
+}
+
+function boxFacts(ctx: StoreContext, address: Address): BoxFacts | undefined {
+  const folder = addressFolder(ctx, address);
+  const top = checkFolder(ctx.fs, folder);
+  if (top.isErr()) return undefined;
+  let lastActivityMs = top.value.mtimeMs;
+  for (const box of allBoxes) {
+    const seen = attempt("lstat", `${folder}/${box}`, () => ctx.fs.lstatSync(`${folder}/${box}`));
+    if (seen.isOk()) lastActivityMs = Math.max(lastActivityMs, seen.value.mtimeMs);
+    else if (!failedWith(seen, "ENOENT")) return undefined;
+  }
+  const waiting = waitingIn(ctx, folder);
+  return waiting === undefined ? undefined : { address, lastActivityMs, waiting };
+}
+
+/** Unread mail in an address folder: entries of new/ and what its claim journal names (mail
+ * claimed but never read is unread too); undefined when that cannot be told. */
+function waitingIn(ctx: StoreContext, folder: string): number | undefined {
+  const waiting = countWaiting(ctx, `${folder}/new`);
+  if (waiting === undefined) return undefined;
+  const journal = readJournalIn(ctx.fs, folder);
+  // A journal that cannot be read may name any amount of unread mail: the folder is kept.
+  const claimedUnread = journal.isOk() ? journal.value.names.length + (journal.value.damaged === undefined ? 0 : 1) : 1;
+  return waiting + claimedUnread;
+}
+
+// Any entry of new/ counts. A new/ that is there but not a real folder counts as one waiting entry:
+// something unknown sits where unread mail would, so the folder is kept.
+function countWaiting(ctx: StoreContext, path: string): number | undefined {
+  const folder = checkFolder(ctx.fs, path);
+  if (failedWith(folder, "ENOENT")) return 0;
+  if (folder.isErr()) return folder.error.kind === "not-a-folder" ? 1 : undefined;
+  // Whether anything waits is all a prune asks: one entry read, never the whole folder (listing a
+  // big inbox's new/ stalled the first poll for 140 ms and held every name in memory).
+  const opened = attempt("opendir", path, () => ctx.fs.opendirSync(path));
+  if (opened.isErr()) return undefined;
+  const dir = opened.value;
+  const first = attempt("readdir", path, () => dir.readSync());
+  attempt("closedir", path, () => dir.closeSync());
+  return first.isOk() ? (first.value === null ? 0 : 1) : undefined;
+}
+
+/** Where a folder waits while its removal is decided: a dot-name, so no listing takes it for an
+ * address and no sender's path reaches it. */
+const tombstonePrefix = ".pruning-";
+
+function tombstoneOf(ctx: StoreContext, address: Address): string {
+  return `${ctx.root}/${tombstonePrefix}${address}`;
+}
+
+/** Removes a closed session's folder, never mail a send reported delivered. A sender's rename into
+ * new/ either came before the folder was moved to its tombstone (and is seen there: the folder goes
+ * back) or finds no folder and fails (its sender is told nothing was sent). The tombstone is
+ * checked once moved, when no path reaches it any more, and removed only while still empty.
+ * Returns whether it was removed. A folder already gone counts as removed; a link or a file in its
+ * place is refused. */
+export function removeBox(ctx: StoreContext, address: Address): Result<boolean, StoreError> {
+  const folder = addressFolder(ctx, address);
+  if (address === runningFolderName) return err(notAFolder(folder));
+  const tomb = tombstoneOf(ctx, address);
+  // A tombstone left by a prune that crashed is settled first: mail in it goes back. One that must
+  // stay (it holds mail it could not hand back) keeps this folder until the next prune.
+  const left = settleTombstone(ctx, address);
+  if (left.isErr()) return err(left.error);
+  if (!failedWith(checkFolder(ctx.fs, tomb), "ENOENT")) return ok(false);
+  const checked = checkFolder(ctx.fs, folder);
+  if (failedWith(checked, "ENOENT")) return ok(true);
+  if (checked.isErr()) return err(checked.error);
+  const moved = attempt("rename", tomb, () => ctx.fs.renameSync(folder, tomb));
+  if (failedWith(moved, "ENOENT")) return ok(true);
+  if (moved.isErr()) return err(moved.error);
+  return settleTombstone(ctx, address);
+}
+
+/** Removes the tombstone when nothing waits in it; otherwise puts it back at its address, or, when
+ * a sender made the folder anew meanwhile, moves what waits in its new/ into the new folder. */
+export function settleTombstone(ctx: StoreContext, address: Address): Result<boolean, StoreError> {
+  const tomb = tombstoneOf(ctx, address);
+  const seen = checkFolder(ctx.fs, tomb);
+  if (failedWith(seen, "ENOENT")) return ok(false);
+  if (seen.isErr()) return err(seen.error);
+  if (waitingIn(ctx, tomb) === 0) {
+    return attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true })).map(() => true);
+  }
+  const folder = addressFolder(ctx, address);
+  const back = attempt("rename", folder, () => ctx.fs.renameSync(tomb, folder));
+  if (back.isOk()) return ok(false);
+  if (!failedWith(back, "ENOTEMPTY") && !failedWith(back, "EEXIST")) return err(back.error);
+  const merged = mergeInto(ctx, tomb, folder);
+  if (merged.isErr()) return err(merged.error);
+  // Emptied of its unread mail, the tombstone goes; otherwise it waits for the next prune.
+  if (waitingIn(ctx, tomb) === 0) attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true }));
+  return ok(false);
+}
+
+/** The folder was made anew: the tombstone's unread mail moves into it, by rename (names are
+ * unique); whatever else it holds waits for the next prune. */
+function mergeInto(ctx: StoreContext, tomb: string, folder: string): Result<void, StoreError> {
+  const made = ensureFolder(ctx.fs, `${folder}/new`);
+  if (made.isErr()) return err(made.error);
+  const listed = listEntries(ctx.fs, `${tomb}/new`, folderEntriesMax);
+  if (listed.isErr()) return failedWith(listed, "ENOENT") ? ok(undefined) : err(listed.error);
+  for (const entry of listed.value.entries) {
+    const from = `${tomb}/new/${entry.name}`;
+    const moved = attempt("rename", from, () => ctx.fs.renameSync(from, `${folder}/new/${entry.name}`));
+    if (moved.isErr()) return err(moved.error);
+  }
+  return ok(undefined);
+}

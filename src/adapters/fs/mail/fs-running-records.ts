@@ -1,0 +1,101 @@
+// `<root>/running/<address>.json`: one owner-only record per running session.
+import { err, ok, type Result } from "neverthrow";
+import { type Address, isAddress } from "../../../domain/mail/address.js";
+import { folderEntriesMax, runningRecordBytesMax, runningRecordsMax } from "../../../domain/mail/limits.js";
+import type { RunningEntry, StoreError } from "../../../ports/mail/mail-store.js";
+import { attempt, failedWith } from "../shared/fs-errors.js";
+import { listEntries, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
+import { addressFolder, checkOwnFolder, ensureOwnFolder, runningFolderName, type StoreContext } from "./fs-boxes.js";
+
+const recordSuffix = ".json";
+
+function runningFolder(ctx: StoreContext): string {
+  return `${ctx.root}/${runningFolderName}`;
+}
+
+function recordPath(ctx: StoreContext, address: Address): string {
+  addressFolder(ctx, address); // validates the address before it becomes a file name
+  return `${runningFolder(ctx)}/${address}${recordSuffix}`;
+}
+
+/** Temp file then rename, so a reader sees the old record or the new one, never half of one. The
+ * temp name is a dot-file (listings skip it) owned by this address's one writer, so a crashed
+ * writer's leftover is replaced rather than refused. */
+export function writeRunning(ctx: StoreContext, address: Address, text: string): Result<void, StoreError> {
+  const finalPath = recordPath(ctx, address);
+  return ensureOwnFolder(ctx, runningFolder(ctx)).andThen(() =>
+    writeAtomic(ctx.fs, {
+      tmpPath: `${runningFolder(ctx)}/.${address}${recordSuffix}.tmp`,
+      finalPath,
+      text,
+      durable: false,
+      syncFolder: undefined,
+      replaceLeftover: true,
+    }).map(() => undefined),
+  );
+}
+
+/** The record's text, or undefined when there is none or it cannot be mail-root data: a symlink, a
+ * folder, a FIFO, a record another user owns or one over runningRecordBytesMax reads as absent (not
+ * running), never followed. */
+export function readRunning(ctx: StoreContext, address: Address): Result<string | undefined, StoreError> {
+  const path = recordPath(ctx, address);
+  const folder = checkOwnFolder(ctx, runningFolder(ctx));
+  if (failedWith(folder, "ENOENT")) return ok(undefined);
+  if (folder.isErr()) return err(folder.error);
+  return readOwnEntry(ctx.fs, path, runningRecordBytesMax, ctx.uid).map((found) =>
+    found.kind === "text" ? found.text : undefined,
+  );
+}
+
+/** Every readable record, by file name; at most runningRecordsMax. Dot-files (temp files) and names
+ * that are not `<address>.json` are skipped; so are records that read as absent (see readRunning). */
+export function listRunning(ctx: StoreContext): Result<RunningEntry[], StoreError> {
+  const folder = checkOwnFolder(ctx, runningFolder(ctx));
+  if (failedWith(folder, "ENOENT")) return ok([]);
+  if (folder.isErr()) return err(folder.error);
+  const listed = listEntries(ctx.fs, runningFolder(ctx), folderEntriesMax);
+  if (listed.isErr()) return err(listed.error);
+  const addresses = listed.value.entries
+    .map((entry) => entry.name)
+    .filter((name) => name.endsWith(recordSuffix) && !name.startsWith("."))
+    .map((name) => name.slice(0, -recordSuffix.length))
+    .filter(isAddress)
+    .slice(0, runningRecordsMax);
+  const records: RunningEntry[] = [];
+  for (const address of addresses) {
+    const text = readRunning(ctx, address);
+    if (text.isErr()) return err(text.error);
+    if (text.value !== undefined) records.push({ address, text: text.value });
+  }
+  return ok(records);
+}
+
+/** Unlinks the record; with `expectedText`, only while it still holds exactly that text (a record
+ * the session rewrote since it was read stays). Already gone counts as removed. */
+export function removeRunning(
+  ctx: StoreContext,
+  address: Address,
+  expectedText: string | undefined,
+): Result<void, StoreError> {
+  const path = recordPath(ctx, address);
+  if (expectedText === undefined) {
+    const removed = attempt("unlink", path, () => ctx.fs.unlinkSync(path));
+    return failedWith(removed, "ENOENT") ? ok(undefined) : removed;
+  }
+  const current = readRunning(ctx, address);
+  if (current.isErr()) return err(current.error);
+  if (current.value !== expectedText) return ok(undefined);
+  // A session restarting may write its new record between that read and the removal: the record
+  // is moved aside first (a dot-name listings skip), compared there, and put back if it changed.
+  const aside = `${runningFolder(ctx)}/.${address}${recordSuffix}.reaping`;
+  const moved = attempt("rename", path, () => ctx.fs.renameSync(path, aside));
+  if (failedWith(moved, "ENOENT")) return ok(undefined);
+  if (moved.isErr()) return err(moved.error);
+  const seen = readOwnEntry(ctx.fs, aside, runningRecordBytesMax, ctx.uid);
+  const stale = seen.isOk() && seen.value.kind === "text" && seen.value.text === expectedText;
+  // EEXIST on the way back: a newer record is in place already, and the one moved aside is older.
+  if (!stale) attempt("link", path, () => ctx.fs.linkSync(aside, path));
+  const removed = attempt("unlink", aside, () => ctx.fs.unlinkSync(aside));
+  return failedWith(removed, "ENOENT") ? ok(undefined) : removed;
+}

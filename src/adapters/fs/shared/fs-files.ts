@@ -1,0 +1,280 @@
+// File and folder primitives of the stores: never follow a link, never block on a FIFO, never
+// read past a bound, publish only by rename. Every errno comes back as a StoreError value.
+import { err, ok, type Result } from "neverthrow";
+import { decodeUtf8, encodeUtf8 } from "../../../domain/shared/text/utf8.js";
+import type { SetAsideReason, StoreError } from "../../../ports/mail/mail-store.js";
+import { attempt, failedWith, notAFolder } from "./fs-errors.js";
+import type { FsDirent, FsLike, FsStats } from "./fs-like.js";
+
+export const folderMode = 0o700;
+export const fileMode = 0o600;
+/** Longest folder entry name accepted from a journal (NAME_MAX on Linux and macOS). */
+const entryNameCharsMax = 255;
+
+/** What reading one folder entry found. */
+export type ReadOutcome =
+  | { kind: "text"; text: string }
+  | { kind: "set-aside"; reason: SetAsideReason }
+  | { kind: "gone" };
+
+/** A single path segment that may be mail: no `/`, no NUL, and no leading dot (dot-files are never mail). */
+export function isEntryName(name: string): boolean {
+  return name.length > 0 && name.length <= entryNameCharsMax && !name.startsWith(".") && !/[/\0]/.test(name);
+}
+
+/** Names reach paths only after this check; a bad one here is a caller's bug. */
+export function assertEntryName(name: string): void {
+  if (!isEntryName(name)) throw new Error(`not a mail entry name: ${JSON.stringify(name)}`);
+}
+
+function realFolder(path: string, stats: FsStats): Result<FsStats, StoreError> {
+  return stats.isDirectory() && !stats.isSymbolicLink() ? ok(stats) : err(notAFolder(path));
+}
+
+/** The folder's lstat when it is a real folder (a link to one is refused). */
+export function checkFolder(fs: FsLike, path: string): Result<FsStats, StoreError> {
+  return attempt("lstat", path, () => fs.lstatSync(path)).andThen((stats) => realFolder(path, stats));
+}
+
+/** Like checkFolder, but creates a missing folder with mode 0700 whatever the umask. */
+export function ensureFolder(fs: FsLike, path: string): Result<FsStats, StoreError> {
+  const seen = checkFolder(fs, path);
+  if (!failedWith(seen, "ENOENT")) return seen;
+  const made = attempt("mkdir", path, () => fs.mkdirSync(path, { mode: folderMode }));
+  // EEXIST: another session created it between our lstat and mkdir, which is fine.
+  if (made.isErr() && !failedWith(made, "EEXIST")) return err(made.error);
+  const created = checkFolder(fs, path);
+  if (created.isErr() || (created.value.mode & 0o777) === folderMode) return created;
+  return attempt("chmod", path, () => fs.chmodSync(path, folderMode)).andThen(() => checkFolder(fs, path));
+}
+
+/** A folder's entries sorted by name, at most `entriesMax` (readdir itself cannot stop early). */
+export function listEntries(
+  fs: FsLike,
+  path: string,
+  entriesMax: number,
+): Result<{ entries: FsDirent[]; truncated: boolean }, StoreError> {
+  return attempt("readdir", path, () => fs.readdirSync(path, { withFileTypes: true })).map((all) => {
+    all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { entries: all.slice(0, entriesMax), truncated: all.length > entriesMax };
+  });
+}
+
+/** What a bounded listing of new/ found. */
+export interface NameListing {
+  /** Names that may be mail, sorted, at most `namesMax`. */
+  names: string[];
+  /** The first `hiddenMax` entries that are never mail (dot-files, names that are not UTF-8). */
+  hidden: string[];
+  /** Every such entry seen, kept or not. */
+  hiddenCount: number;
+  /** More entries remain than were read. */
+  truncated: boolean;
+}
+
+/** Reads a folder entry by entry and stops at its bounds: at `namesMax` names that may be mail, or
+ * after `entriesMax` entries in all. Entries that are never mail are counted apart, so a folder
+ * full of dot-files cannot fill the bound that real mail needs. Sorted only among what was read:
+ * past the bound, the directory's own order decides what comes first. */
+export function listMailNames(
+  fs: FsLike,
+  path: string,
+  isMail: (name: string) => boolean,
+  bounds: { namesMax: number; hiddenMax: number; entriesMax: number },
+): Result<NameListing, StoreError> {
+  const opened = attempt("opendir", path, () => fs.opendirSync(path));
+  if (opened.isErr()) return err(opened.error);
+  const dir = opened.value;
+  const listing: NameListing = { names: [], hidden: [], hiddenCount: 0, truncated: false };
+  const read = attempt("readdir", path, () => {
+    for (let seen = 0; ; seen++) {
+      const entry = dir.readSync();
+      if (entry === null) return;
+      if (seen >= bounds.entriesMax || listing.names.length >= bounds.namesMax) {
+        listing.truncated = true;
+        return;
+      }
+      if (isMail(entry.name)) listing.names.push(entry.name);
+      else if (listing.hiddenCount++ < bounds.hiddenMax) listing.hidden.push(entry.name);
+    }
+  });
+  attempt("closedir", path, () => dir.closeSync());
+  if (read.isErr()) return err(read.error);
+  listing.names.sort();
+  return ok(listing);
+}
+
+function judge(stats: FsStats, bytesMax: number, ownerUid: number | undefined): SetAsideReason | undefined {
+  if (stats.isSymbolicLink()) return "symlink";
+  if (!stats.isFile()) return "not-a-file";
+  if (ownerUid !== undefined && stats.uid !== ownerUid) return "foreign-owner";
+  if (stats.size > bytesMax) return "too-big";
+  return undefined;
+}
+
+/** Reads a regular file of at most `bytesMax` bytes. A link, a folder, a FIFO, a socket or a bigger
+ * file is reported, not read: the open never follows a link (O_NOFOLLOW) nor waits for a FIFO's
+ * writer (O_NONBLOCK), and the fstat of the open file decides, so nothing can be swapped in between. */
+export function readEntry(fs: FsLike, path: string, bytesMax: number): Result<ReadOutcome, StoreError> {
+  return readEntryOf(fs, path, bytesMax, undefined);
+}
+
+/** readEntry, and the file must be this user's (`uid`): one another user owns is set aside unread
+ * ("foreign-owner"), since that user could have written anything in it. The fstat decides, as ever. */
+export function readOwnEntry(fs: FsLike, path: string, bytesMax: number, uid: number): Result<ReadOutcome, StoreError> {
+  return readEntryOf(fs, path, bytesMax, uid);
+}
+
+function readEntryOf(
+  fs: FsLike,
+  path: string,
+  bytesMax: number,
+  ownerUid: number | undefined,
+): Result<ReadOutcome, StoreError> {
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+  const opened = attempt("open", path, () => fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
+  if (failedWith(opened, "ENOENT")) return ok({ kind: "gone" });
+  // ELOOP on Linux and macOS, EMLINK on FreeBSD: a symlink.
+  if (failedWith(opened, "ELOOP") || failedWith(opened, "EMLINK")) return ok({ kind: "set-aside", reason: "symlink" });
+  // A socket cannot be opened (ENXIO on Linux, EOPNOTSUPP on macOS).
+  if (failedWith(opened, "ENXIO") || failedWith(opened, "EOPNOTSUPP")) {
+    return ok({ kind: "set-aside", reason: "not-a-file" });
+  }
+  // Another user's file this user may not read (0600): theirs, whatever it holds. Judged only once
+  // the open failed, so a readable file still costs no lstat.
+  if (ownerUid !== undefined && failedWith(opened, "EACCES") && isForeign(fs, path, ownerUid)) {
+    return ok({ kind: "set-aside", reason: "foreign-owner" });
+  }
+  if (opened.isErr()) return err(opened.error);
+  const fd = opened.value;
+  const outcome = attempt("fstat", path, () => fs.fstatSync(fd)).andThen((stats) => {
+    const late = judge(stats, bytesMax, ownerUid);
+    if (late !== undefined) return ok<ReadOutcome, StoreError>({ kind: "set-aside", reason: late });
+    return readAll(fs, fd, path, stats.size, bytesMax);
+  });
+  const closed = attempt("close", path, () => fs.closeSync(fd));
+  return outcome.andThen((found) => closed.map(() => found));
+}
+
+function isForeign(fs: FsLike, path: string, uid: number): boolean {
+  const seen = attempt("lstat", path, () => fs.lstatSync(path));
+  return seen.isOk() && seen.value.uid !== uid;
+}
+
+// Sized from fstat, grown once to the bound if the file grew meanwhile; one byte past the bound tells "too big".
+function readAll(
+  fs: FsLike,
+  fd: number,
+  path: string,
+  sizeHint: number,
+  bytesMax: number,
+): Result<ReadOutcome, StoreError> {
+  let buffer = new Uint8Array(Math.min(sizeHint, bytesMax) + 1);
+  let filled = 0;
+  // Each pass reads at least one byte or ends, so bytesMax + 2 passes always suffice.
+  for (let pass = 0; pass <= bytesMax + 1; pass++) {
+    if (filled === buffer.length) {
+      if (filled > bytesMax) return ok({ kind: "set-aside", reason: "too-big" });
+      const bigger = new Uint8Array(bytesMax + 1);
+      bigger.set(buffer);
+      buffer = bigger;
+    }
+    const target = buffer;
+    const read = attempt("read", path, () => fs.readSync(fd, target, filled, target.length - filled, null));
+    if (read.isErr()) return err(read.error);
+    filled += read.value;
+    // A regular file on a local file system reads short only at its end: no read to confirm it.
+    if (read.value === 0 || filled < target.length) {
+      return ok({ kind: "text", text: decodeUtf8(buffer.subarray(0, filled)) });
+    }
+  }
+  throw new Error("readAll: read loop exceeded its bound");
+}
+
+/** Writes every byte, at the file position or, given `position`, from that offset on. */
+export function writeAll(
+  fs: FsLike,
+  fd: number,
+  path: string,
+  bytes: Uint8Array,
+  position: number | null = null,
+): Result<void, StoreError> {
+  let written = 0;
+  // A short write is retried from where it stopped; a write of 0 bytes would loop forever, so it fails.
+  for (let pass = 0; pass <= bytes.length && written < bytes.length; pass++) {
+    const done = attempt("write", path, () =>
+      fs.writeSync(fd, bytes, written, bytes.length - written, position === null ? null : position + written),
+    );
+    if (done.isErr()) return err(done.error);
+    if (done.value <= 0) return err({ kind: "io", op: "write", path, code: "EIO", message: "write made no progress" });
+    written += done.value;
+  }
+  return ok(undefined);
+}
+
+/** Unlinks a file whose removal is cleanup after a failure: its own error would hide the first one. */
+export function removeQuietly(fs: FsLike, path: string): void {
+  attempt("unlink", path, () => fs.unlinkSync(path));
+}
+
+/** Makes a rename in `path` durable: fsync on the folder itself. */
+export function syncFolder(fs: FsLike, path: string): Result<void, StoreError> {
+  const { O_RDONLY, O_DIRECTORY } = fs.constants;
+  return attempt("open", path, () => fs.openSync(path, O_RDONLY | O_DIRECTORY)).andThen((fd) => {
+    const synced = attempt("fsync", path, () => fs.fsyncSync(fd));
+    const closed = attempt("close", path, () => fs.closeSync(fd));
+    return synced.andThen(() => closed);
+  });
+}
+
+export interface AtomicWrite {
+  tmpPath: string;
+  finalPath: string;
+  text: string | Uint8Array;
+  /** fsync the file before the rename (and `syncFolder` after it). */
+  durable: boolean;
+  /** The folder of `finalPath`, fsynced after the rename when durable; undefined: skip. */
+  syncFolder: string | undefined;
+  /** A leftover at `tmpPath` is a crashed writer's and is replaced (only where one writer owns the name). */
+  replaceLeftover: boolean;
+}
+
+function createExclusive(fs: FsLike, path: string, replaceLeftover: boolean): Result<number, StoreError> {
+  const { O_CREAT, O_EXCL, O_WRONLY, O_NOFOLLOW } = fs.constants;
+  const open = () => attempt("open", path, () => fs.openSync(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, fileMode));
+  const first = open();
+  if (!replaceLeftover || !failedWith(first, "EEXIST")) return first;
+  const removed = attempt("unlink", path, () => fs.unlinkSync(path));
+  if (removed.isErr() && !failedWith(removed, "ENOENT")) return err(removed.error);
+  return open();
+}
+
+/** What an atomic write did once the file was in place. */
+export interface Published {
+  /** The folder fsync after the rename failed: the file is in place, but not yet durable. */
+  unsynced: StoreError | undefined;
+}
+
+/** Exclusive create of the temp file, write, optional fsync, close, rename into place. Readers of
+ * the final name never see a partial file; on any failure before the rename the temp file is
+ * removed and nothing was published. A folder fsync that fails after the rename is no failure to
+ * publish (the file is in place, and a retry would publish it twice): it comes back as `unsynced`. */
+export function writeAtomic(fs: FsLike, w: AtomicWrite): Result<Published, StoreError> {
+  const created = createExclusive(fs, w.tmpPath, w.replaceLeftover);
+  if (created.isErr()) return err(created.error);
+  const fd = created.value;
+  const bytes = typeof w.text === "string" ? encodeUtf8(w.text) : w.text;
+  const written = writeAll(fs, fd, w.tmpPath, bytes).andThen(() =>
+    w.durable ? attempt("fsync", w.tmpPath, () => fs.fsyncSync(fd)) : ok(undefined),
+  );
+  const closed = attempt("close", w.tmpPath, () => fs.closeSync(fd));
+  const published = written
+    .andThen(() => closed)
+    .andThen(() => attempt("rename", w.finalPath, () => fs.renameSync(w.tmpPath, w.finalPath)));
+  if (published.isErr()) {
+    removeQuietly(fs, w.tmpPath);
+    return err(published.error);
+  }
+  const synced = w.durable && w.syncFolder !== undefined ? syncFolder(fs, w.syncFolder) : ok(undefined);
+  return ok({ unsynced: synced.isErr() ? synced.error : undefined });
+}

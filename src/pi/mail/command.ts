@@ -1,0 +1,89 @@
+// /mailbox: show this session's address and the running sessions, send a request, or prune closed
+// sessions' folders.
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { displayNames, uniquePrefixes } from "../../domain/mail/addressing.js";
+import type { MailboxEngine } from "../../domain/mail/engine/index.js";
+import { labelFieldCharsMax } from "../../domain/mail/limits.js";
+import { describePruned } from "../../domain/mail/prune-rules.js";
+import { sanitizeField } from "../../domain/shared/text/sanitize.js";
+import { completeRecipient, parseMailboxCommand, type RecipientChoice } from "./command-args.js";
+import {
+  asErrorNotice,
+  describeMailbox,
+  describeRequestSent,
+  describeSendError,
+  describeStoreError,
+  describeUnterminated,
+} from "./texts.js";
+
+export { type MailboxCommand, parseMailboxCommand } from "./command-args.js";
+
+type EngineRef = () => MailboxEngine | undefined;
+
+const usage = "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox prune";
+
+/** The other running sessions, as completion offers them. A name two sessions share would be
+ * refused as ambiguous, so those two are offered by their unique prefixes. */
+function recipientChoices(engine: MailboxEngine): RecipientChoice[] {
+  const sessions = engine.list();
+  const names = displayNames(sessions);
+  const prefixes = uniquePrefixes(sessions);
+  const counts = new Map<string, number>();
+  for (const s of sessions) if (s.name) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+  return sessions
+    .filter((s) => !s.self)
+    .map((s): RecipientChoice => {
+      const prefix = prefixes.get(s.address) ?? s.address;
+      const description = `${s.address} · ${s.state}`;
+      if (s.name === undefined || (counts.get(s.name) ?? 0) < 2)
+        return { shown: names.get(s.address) ?? prefix, prefix, description };
+      const name = sanitizeField(s.name, labelFieldCharsMax);
+      return { shown: prefix, prefix, sharedName: s.name, description: `${name} · ${description}` };
+    });
+}
+
+export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): void {
+  pi.registerCommand("mailbox", {
+    description:
+      "Show this session's mail address and the running sessions, send a request to another session, or prune closed sessions' mailboxes",
+    getArgumentCompletions(typed) {
+      const current = engine();
+      return current === undefined ? null : completeRecipient(typed, recipientChoices(current));
+    },
+    async handler(args, ctx) {
+      const current = engine();
+      if (current === undefined) {
+        ctx.ui.notify("This session's mailbox is not running.", "error");
+        return;
+      }
+      const command = parseMailboxCommand(args);
+      switch (command.kind) {
+        case "show":
+          ctx.ui.notify(describeMailbox(current.identity(), current.list()), "info");
+          return;
+        case "prune": {
+          const pruned = current.prune();
+          if (pruned.isErr()) ctx.ui.notify(`Prune failed: ${describeStoreError(pruned.error)}`, "error");
+          else ctx.ui.notify(describePruned(pruned.value), "info");
+          return;
+        }
+        case "send": {
+          const sent = current.request(command.to, command.text, "command");
+          if (sent.isErr()) ctx.ui.notify(asErrorNotice(describeSendError(sent.error)), "error");
+          else ctx.ui.notify(describeRequestSent(sent.value), sent.value.unsynced === undefined ? "info" : "warning");
+          return;
+        }
+        case "unterminated":
+          ctx.ui.notify(describeUnterminated(command.rest), "error");
+          return;
+        case "usage":
+          ctx.ui.notify(usage, "warning");
+          return;
+        default: {
+          const never: never = command;
+          return never;
+        }
+      }
+    },
+  });
+}

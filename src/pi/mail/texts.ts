@@ -1,0 +1,218 @@
+// Turning the engine's Results into the words a user or a model reads. The one place that does.
+
+import type { Address } from "../../domain/mail/address.js";
+import { describeAddressError, displayName, displayNames } from "../../domain/mail/addressing.js";
+import type {
+  AskOutcome,
+  ListedSession,
+  ReplyError,
+  SendError,
+  Sent,
+  SessionIdentity,
+} from "../../domain/mail/engine/index.js";
+import { describeHopRefusal } from "../../domain/mail/hop-rules.js";
+import {
+  injectBodyBytesMax,
+  labelFieldCharsMax,
+  mailboxListedMax,
+  shownLineCharsMax,
+} from "../../domain/mail/limits.js";
+import { describeStoreError as storeErrorWords } from "../../domain/mail/store-errors.js";
+import { sanitizeField } from "../../domain/shared/text/sanitize.js";
+import { cutUtf8 } from "../../domain/shared/text/utf8.js";
+import type { StoreError } from "../../ports/mail/mail-store.js";
+
+const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
+
+/** A size as a person reads it: KiB with at most one decimal, rounded up, so a size over a limit
+ * never reads as the limit itself. */
+export function kib(bytes: number): string {
+  const tenths = Math.ceil((bytes * 10) / 1024);
+  return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)} KiB`;
+}
+
+/** A refusal as an error notice: Pi's TUI already opens it with "Error:", so it says "Refused" no more. */
+export function asErrorNotice(refusal: string): string {
+  if (!refusal.startsWith("Refused: ")) return refusal;
+  const reason = refusal.slice("Refused: ".length);
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
+/** A user reads the call that failed and its errno; every other kind in the domain's words. */
+export function describeStoreError(error: StoreError): string {
+  return error.kind === "io" ? `${error.op} ${field(error.path)} failed: ${error.code}` : storeErrorWords(error);
+}
+
+export function describeSendError(error: SendError): string {
+  switch (error.kind) {
+    case "no-session":
+      return "Refused: this session's mailbox is not running.";
+    case "address":
+      return `Refused: ${describeAddressError(error.error)}`;
+    case "invalid-address":
+      return `Refused: "${field(error.to)}" is not a session address.`;
+    case "empty-body":
+      return "Refused: the message is empty.";
+    case "body-too-large":
+      return `Refused: the message is ${kib(error.bytes)}; the limit is ${kib(error.max)}.`;
+    case "hop-limit":
+      return describeHopRefusal(error);
+    case "not-running":
+      return `Refused: ${error.to} is not running, so nobody would answer. Use session_mail_send to leave it a message.`;
+    case "target-stopped":
+      return `Refused: ${error.to} is stopped (suspended with Ctrl-Z), so it cannot answer now. Running fg in its terminal resumes it; or use session_mail_send to leave it a message, read once it resumes.`;
+    case "ask-waiting":
+      return `Refused: this session already waits on an answer from ${error.on}; one ask at a time.`;
+    case "deadlock":
+      return `Refused: ${error.to} is itself waiting on an answer from this session; asking back would deadlock. Answer it first.`;
+    case "not-owner":
+      return "Refused: this session is open in another process too, which reads its mail; the answer would reach that one. Ask from there, or use session_mail_send.";
+    case "store":
+      return `Refused: nothing was sent (${describeStoreError(error.error)}).`;
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
+}
+
+export function describeReplyError(error: ReplyError): string {
+  switch (error.kind) {
+    case "no-session":
+      return "Refused: this session's mailbox is not running.";
+    case "empty-body":
+      return "Refused: the answer is empty.";
+    case "body-too-large":
+      return `Refused: the answer is ${kib(error.bytes)}; the limit is ${kib(error.max)}.`;
+    case "unknown-ask":
+      return `Refused: no ask ${field(error.id)} reached this session.`;
+    case "not-an-ask":
+      return error.is === "request"
+        ? `Refused: ${field(error.id)} is a request; it is answered automatically when this run completes.`
+        : `Refused: ${field(error.id)} is a ${error.is}, which expects no answer.`;
+    case "already-answered":
+      return `Refused: ask ${field(error.id)} has already been answered.`;
+    case "store":
+      return `Refused: nothing was sent (${describeStoreError(error.error)}).`;
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
+}
+
+export function describeSent(sent: Sent, to: string): string {
+  const { envelope } = sent;
+  const where = sent.recipientRunning
+    ? "It is delivered now."
+    : "That session is not running: the message waits in its inbox until it starts again.";
+  // In the inbox although the folder fsync failed: sending it again would deliver it twice.
+  const durable =
+    sent.unsynced === undefined
+      ? ""
+      : ` It is in the inbox but not yet durable (${describeStoreError(sent.unsynced)}): a power cut could still lose it. Do not send it again.`;
+  return `Sent ${envelope.kind} ${envelope.id} to ${field(to)} (${envelope.to}). ${where}${durable}`;
+}
+
+export function describeAskOutcome(outcome: AskOutcome, to: string): string {
+  switch (outcome.kind) {
+    case "answered": {
+      const { envelope, path } = outcome;
+      const { text, cut } = cutUtf8(envelope.body, injectBodyBytesMax);
+      const status = envelope.status === "done" ? "Answer" : `Not an answer (status ${envelope.status})`;
+      const tail = cut ? `\n[cut at 32 KiB; the whole reply is at ${field(path)}]` : "";
+      return `${status} from ${field(to)}:\n\n${text}${tail}`;
+    }
+    case "timeout":
+      return `No answer yet from ${field(to)} after 10 minutes; stopped waiting. A later answer arrives as mail.`;
+    case "target-gone":
+      return `${field(to)} stopped running before it answered; stopped waiting. If it resumes and answers, the answer arrives as mail.`;
+    case "aborted":
+      return "Stopped waiting: the run was stopped. A later answer arrives as mail.";
+    default: {
+      const never: never = outcome;
+      return never;
+    }
+  }
+}
+
+/** What /mailbox says about a request it wrote: where it is, when the recipient does not run. */
+export function describeRequestSent(sent: Sent): string {
+  const { envelope } = sent;
+  if (sent.unsynced !== undefined) return describeSent(sent, envelope.to);
+  const sentTo = `Sent ${envelope.id} to ${envelope.to}`;
+  return sent.recipientRunning
+    ? sentTo
+    : `${sentTo}. That session is not running: the request waits in its inbox until that session starts.`;
+}
+
+export function describeUnterminated(rest: string): string {
+  return `The quote before ${sanitizeField(rest, shownLineCharsMax)} is never closed. A name with spaces goes in quotes, then the text: /mailbox "code reviewer" <text>`;
+}
+
+/** What cannot be checked about a listed session's process, if anything. */
+function doubt(s: ListedSession): string {
+  if (s.elsewhere)
+    return " (runs in another pid namespace, a sandbox or container: its process cannot be checked from here)";
+  return s.liveness === "unknown" ? " (cannot tell whether it still runs)" : "";
+}
+
+function stateOf(s: ListedSession): string {
+  return s.stopped ? `stopped (suspended with Ctrl-Z; fg in its terminal resumes it), was ${s.state}` : s.state;
+}
+
+/** A session's name as a listing shows it: its name, or the shortest id prefix that reaches it. */
+export function namer(sessions: readonly ListedSession[]): (address: string) => string | undefined {
+  const names = displayNames(sessions);
+  return (address) => {
+    const name = names.get(address as Address);
+    return name === undefined ? undefined : field(name);
+  };
+}
+
+const unnamedHint =
+  "A session without a name shows the shortest prefix of its id that reaches it; /name in that session gives it a name.";
+
+export function describeSessions(sessions: readonly ListedSession[]): string {
+  if (sessions.length === 0) return "No session is running.";
+  const nameOf = namer(sessions);
+  const lines = sessions.map((s) => {
+    const target = nameOf(s.waitingOn);
+    const waiting =
+      s.waitingOn === ""
+        ? ""
+        : `, waiting on ${target === undefined ? field(s.waitingOn) : `${target} (${s.waitingOn})`}`;
+    const self = s.self ? " (this session)" : "";
+    return `- ${nameOf(s.address) ?? field(displayName(s))} ${s.address}${self}: ${stateOf(s)}${waiting}, working in ${field(s.cwd)}${doubt(s)}`;
+  });
+  if (sessions.some((s) => s.name === undefined || s.name === "")) lines.push(unnamedHint);
+  return lines.join("\n");
+}
+
+/** /mailbox alone: this session's address and name, then the running sessions for a person. */
+export function describeMailbox(me: SessionIdentity | undefined, sessions: readonly ListedSession[]): string {
+  if (me === undefined) return "No address yet.";
+  const nameOf = namer(sessions);
+  const shownName = (s: { address: string; name?: string | undefined }) => nameOf(s.address) ?? field(displayName(s));
+  const rows = sessions
+    .map((s) => ({ s, name: shownName(s) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const lines = [`Address ${me.address}, name ${shownName(me)}`, "Running sessions:"];
+  for (const { s, name } of rows.slice(0, mailboxListedMax)) {
+    const waiting = s.waitingOn === "" ? "" : `, waiting on ${nameOf(s.waitingOn) ?? field(s.waitingOn)}`;
+    const self = s.self ? " (this session)" : "";
+    lines.push(`- ${name}${self}: ${stateOf(s)}${waiting}, working in ${field(s.cwd)}${doubt(s)}`);
+  }
+  if (rows.length > mailboxListedMax) lines.push(`… and ${rows.length - mailboxListedMax} more.`);
+  if (sessions.some((s) => s.name === undefined || s.name === "")) lines.push(unnamedHint);
+  return lines.join("\n");
+}
+
+/** The warning when this session's name is also another running session's. */
+export function describeNamesakes(name: string, others: readonly string[]): string {
+  const who =
+    others.length === 1
+      ? `Another running session (${others[0]}) is`
+      : `${others.length} other running sessions (${others.slice(0, mailboxListedMax).join(", ")}) are`;
+  return `${who} also named "${field(name)}": mail to "${field(name)}" is refused as ambiguous until one of them is renamed. /name gives this session another name.`;
+}

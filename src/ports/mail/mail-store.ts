@@ -1,0 +1,153 @@
+import type { Result } from "neverthrow";
+import type { Address } from "../../domain/mail/address.js";
+import type { Envelope } from "../../domain/mail/envelope.js";
+
+export type StoreError =
+  /** A system call failed; `code` is the errno name (ENOENT, EACCES, …). */
+  | { kind: "io"; op: string; path: string; code: string; message: string }
+  /** A path that must be a real folder is a symlink or something else. */
+  | { kind: "not-a-folder"; path: string }
+  | PathSafetyError;
+
+/** Why the mail root, or a folder in it, is not safe from other users. */
+export type PathSafetyError =
+  /** A folder or link on the way to the mail root, or a folder in it, owned by user `uid`, who could
+   * replace the mail root or what is in it. Above the root (links on the way too) root's and this
+   * user's are fine; the root and every folder in it must be this user's. */
+  | { kind: "foreign-owner"; path: string; uid: number; place: "ancestor" | "link" | "mail-folder" }
+  /** A folder above the mail root that group or others may write (`mode`: its permission bits), who
+   * could rename the root away and put theirs in its place. `uid` owns it; `yours`: this user does. */
+  | { kind: "open-ancestor"; path: string; mode: number; uid: number; yours: boolean }
+  /** The mail root is no longer the folder openRoot opened (moved, removed or replaced); `uid` owns
+   * what is at its path now, undefined when nothing is. */
+  | { kind: "root-replaced"; path: string; uid: number | undefined };
+
+/** Why an entry of new/ was moved to cur/ without being read as mail. `foreign-owner`: the file
+ * belongs to another user, who could have written anything in it. */
+export type SetAsideReason = "symlink" | "not-a-file" | "too-big" | "foreign-owner";
+
+export type ClaimOutcome =
+  /** Renamed new/ → cur/ and read: `text` is the whole file. */
+  | { kind: "claimed"; name: string; path: string; text: string }
+  /** Renamed new/ → cur/ but never opened as mail. */
+  | { kind: "set-aside"; name: string; path: string; reason: SetAsideReason }
+  /** Someone else claimed it first (or it vanished). */
+  | { kind: "gone"; name: string }
+  /** Renamed new/ → cur/, but the read failed (EMFILE, EIO, ENOMEM): it is ours, to read again from cur/. */
+  | { kind: "unread"; name: string; path: string; error: StoreError };
+
+/** Mail in place in a box. */
+export interface Delivered {
+  path: string;
+  /** The folder fsync after the rename failed: the mail is in place (a retry would send it twice)
+   * but may not survive a power cut. */
+  unsynced: StoreError | undefined;
+}
+
+export interface InboxListing {
+  /** Entries of new/ to claim, sorted (send time first, by the naming convention). */
+  names: string[];
+  /** Never opened as mail, left where they are: dot-files, and names that are not valid UTF-8
+   * (listed with U+FFFD in their place, so no path made of the listed name reaches the file). */
+  hidden: string[];
+  /** Every hidden entry seen; only the first few are named in `hidden`. */
+  hiddenCount: number;
+  /** True when the listing stopped at its bound; another scan follows. */
+  truncated: boolean;
+}
+
+/** What the claim journal lists; `damaged` says why a journal that is there could not be read. */
+export interface ClaimJournal {
+  names: string[];
+  damaged: string | undefined;
+}
+
+/** Whether this process now owns an address's inbox, or what the owner record of the holder says. */
+export type OwnerClaim = { kind: "owned" } | { kind: "held"; text: string };
+
+export interface BoxFacts {
+  address: Address;
+  /** Newest mtime of the folder and its four boxes. */
+  lastActivityMs: number;
+  /** 1 when new/ holds any entry (only the first is read: a prune asks whether mail waits, never
+   * how much) plus the mail the claim journal names. Unread mail is never deleted. */
+  waiting: number;
+}
+
+export interface RunningEntry {
+  address: Address;
+  text: string;
+}
+
+/** A sent copy: where it is, and the envelope it holds. */
+export interface SentCopy {
+  path: string;
+  envelope: Envelope;
+}
+
+/** The mail root on disk: maildir boxes, sent copies, running records. Synchronous by design:
+ * the hooks read their results the moment `emit` returns. */
+export interface MailStore {
+  readonly root: string;
+  /** Creates the root if needed and sets it to 0700; refuses a root that is a symlink, that is not
+   * this user's, or that another user could replace (a folder or link above it they own or may write). */
+  openRoot(): Result<void, StoreError>;
+  /** Whether the root is still the folder openRoot opened (same device, inode and owner): a root
+   * swapped after start must stop the mailbox, not feed it. One lstat. */
+  checkRoot(): Result<void, StoreError>;
+  /** Creates `<address>/{tmp,new,cur,sent}` (0700); tells whether the folder is open to other users. */
+  openBox(address: Address): Result<{ path: string; openToOthers: boolean }, StoreError>;
+  /** Publishes into `envelope.to`'s new/: exclusive create in tmp/, write, fsync, rename, fsync new/. */
+  deliver(envelope: Envelope, sentAtMs: number, options: { durable: boolean }): Result<Delivered, StoreError>;
+  /** Keeps the sender's copy of a request, ask or message in its sent/ under the same file name. */
+  keepSent(envelope: Envelope, sentAtMs: number): Result<Delivered, StoreError>;
+  /** This address's copies of the mail `ids`, for a reply that answers them, in one bounded pass
+   * over sent/. A file's name only makes it a candidate; the envelope's own id and sender decide, so
+   * a decoy (wrong id inside, a link, a FIFO, a folder) is never a copy and never hides the real one.
+   * An id without a copy is absent from the map. */
+  findSentCopies(address: Address, ids: readonly string[]): Result<ReadonlyMap<string, SentCopy>, StoreError>;
+  /** Lists new/, bounded. */
+  listNew(address: Address): Result<InboxListing, StoreError>;
+  /** Whether `name` is still in new/: one lstat, for a watcher hint that may be stale. */
+  isWaiting(address: Address, name: string): boolean;
+  /** Claims one entry of new/ by renaming it into cur/, then reads it without following links. */
+  claim(address: Address, name: string): Result<ClaimOutcome, StoreError>;
+  /** Reads an entry already in cur/ (recovery after a crash between claim and delivery). */
+  readCur(address: Address, name: string): Result<ClaimOutcome, StoreError>;
+  /** Reads an entry of this address's sent/ under the same rules. */
+  readSent(address: Address, name: string): Result<ClaimOutcome, StoreError>;
+  /** The mail names of this address's cur/ or sent/, sorted (oldest first by the naming
+   * convention), at most folderEntriesMax; none when the box is missing. */
+  listBox(address: Address, box: "cur" | "sent"): Result<string[], StoreError>;
+  /** Records the names a scan is about to claim, so a restart can finish delivering them. */
+  writeClaimJournal(address: Address, names: readonly string[]): Result<void, StoreError>;
+  readClaimJournal(address: Address): Result<ClaimJournal, StoreError>;
+  /** Takes ownership of `address`'s inbox for this process: only one process claims from an inbox
+   * (two on one session id would share its claim journal). `token` is unique to the attempt. */
+  claimOwner(address: Address, token: string, text: string): Result<OwnerClaim, StoreError>;
+  /** Takes ownership over from a holder judged gone, only while its record still holds `staleText`. */
+  replaceOwner(address: Address, staleText: string, token: string, text: string): Result<OwnerClaim, StoreError>;
+  /** The owner record's text, undefined when nobody holds the inbox. */
+  readOwner(address: Address): Result<string | undefined, StoreError>;
+  /** Lets ownership go, while the record still holds `text`. */
+  releaseOwner(address: Address, text: string): Result<void, StoreError>;
+  /** `<address>/asks.json`: what the engine must remember of asks across a restart (its own format). */
+  writeAskLedger(address: Address, text: string): Result<void, StoreError>;
+  /** The ask ledger's text, undefined when there is none. */
+  readAskLedger(address: Address): Result<string | undefined, StoreError>;
+  /** Lets go of what the store keeps open for this address (its claim journal): at shutdown. */
+  release(address: Address): void;
+  /** Removes tmp/ files older than `olderThanMs`; returns how many. */
+  sweepTmp(address: Address, nowMs: number, olderThanMs: number): Result<number, StoreError>;
+  /** Writes `running/<address>.json` atomically (temp file + rename). */
+  writeRunning(address: Address, text: string): Result<void, StoreError>;
+  readRunning(address: Address): Result<string | undefined, StoreError>;
+  listRunning(): Result<RunningEntry[], StoreError>;
+  /** Removes a running record, but only while it still holds `expectedText` (undefined: always). */
+  removeRunning(address: Address, expectedText: string | undefined): Result<void, StoreError>;
+  /** Facts about every real folder in the root named like an address (running/ and links left out). */
+  listBoxes(): Result<BoxFacts[], StoreError>;
+  /** Removes a closed session's address folder and everything in it, unless mail reached its new/
+   * meanwhile (a send racing the prune): true when it was removed. */
+  removeBox(address: Address): Result<boolean, StoreError>;
+}
