@@ -1,6 +1,6 @@
 // The words for a mail root that other users could change: what is wrong, and the command or
 // setting that fixes it. Every path is sanitized: a folder name can hold anything.
-import type { PathSafetyError } from "../../ports/mail/mail-store.js";
+import type { PathSafetyError } from "../../ports/shared/store-error.js";
 import { sanitizeField } from "../shared/text/sanitize.js";
 import { labelFieldCharsMax } from "./limits.js";
 

@@ -1,6 +1,6 @@
 // The words for a store failure, in the one place that turns a StoreError into text: the engine's
 // notices use them whole, the Pi texts for every kind but a bare system call.
-import type { StoreError } from "../../ports/mail/mail-store.js";
+import type { StoreError } from "../../ports/shared/store-error.js";
 import { sanitizeField } from "../shared/text/sanitize.js";
 import { labelFieldCharsMax } from "./limits.js";
 import { describePathSafety } from "./path-safety.js";

@@ -20,7 +20,7 @@ import {
 import { describeStoreError as storeErrorWords } from "../../domain/mail/store-errors.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { cutUtf8 } from "../../domain/shared/text/utf8.js";
-import type { StoreError } from "../../ports/mail/mail-store.js";
+import type { StoreError } from "../../ports/shared/store-error.js";
 
 const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { describePathSafety } from "../../../src/domain/mail/path-safety.js";
 import { describeStoreError as describeInEngine } from "../../../src/domain/mail/store-errors.js";
 import { describeStoreError } from "../../../src/pi/mail/texts.js";
-import type { PathSafetyError } from "../../../src/ports/mail/mail-store.js";
+import type { PathSafetyError } from "../../../src/ports/shared/store-error.js";
 
 describe("describePathSafety", () => {
   it("tells the user to chmod go-w a folder of theirs that others may write, and names who may", () => {

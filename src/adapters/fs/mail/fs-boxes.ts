@@ -1,7 +1,7 @@
 // Paths inside the mail root. An address becomes a path segment only here, after validation.
 import { err, ok, type Result } from "neverthrow";
 import { type Address, isAddress } from "../../../domain/mail/address.js";
-import type { StoreError } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { notAFolder } from "../shared/fs-errors.js";
 import { checkFolder, ensureFolder } from "../shared/fs-files.js";
 import type { FsLike, FsStats } from "../shared/fs-like.js";

@@ -14,7 +14,8 @@ import {
   inboxListingNamesMax,
   tmpSweepMax,
 } from "../../../domain/mail/limits.js";
-import type { ClaimOutcome, Delivered, InboxListing, MailStore, StoreError } from "../../../ports/mail/mail-store.js";
+import type { ClaimOutcome, Delivered, InboxListing, MailStore } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, listEntries, listMailNames, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
 import type { FsLike } from "../shared/fs-like.js";

@@ -5,7 +5,8 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Address } from "../../../domain/mail/address.js";
 import { runningRecordBytesMax } from "../../../domain/mail/limits.js";
-import type { OwnerClaim, StoreError } from "../../../ports/mail/mail-store.js";
+import type { OwnerClaim } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, readEntry, removeQuietly, writeAtomic } from "../shared/fs-files.js";
 import { addressFolder, ensureBox, type StoreContext } from "./fs-boxes.js";

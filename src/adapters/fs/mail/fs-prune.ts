@@ -2,7 +2,8 @@
 import { err, ok, type Result } from "neverthrow";
 import { type Address, isAddress } from "../../../domain/mail/address.js";
 import { folderEntriesMax, pruneFoldersMax } from "../../../domain/mail/limits.js";
-import type { BoxFacts, StoreError } from "../../../ports/mail/mail-store.js";
+import type { BoxFacts } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith, notAFolder } from "../shared/fs-errors.js";
 import { checkFolder, ensureFolder, listEntries } from "../shared/fs-files.js";
 import { addressFolder, allBoxes, runningFolderName, type StoreContext } from "./fs-boxes.js";

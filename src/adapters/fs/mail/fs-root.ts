@@ -1,6 +1,6 @@
 // Opening the mail root, and telling later that it is still the folder that was opened.
 import { err, ok, type Result } from "neverthrow";
-import type { StoreError } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { folderMode } from "../shared/fs-files.js";
 import { checkRootPath } from "../shared/fs-path-safety.js";

@@ -2,7 +2,8 @@
 import { err, ok, type Result } from "neverthrow";
 import { type Address, isAddress } from "../../../domain/mail/address.js";
 import { folderEntriesMax, runningRecordBytesMax, runningRecordsMax } from "../../../domain/mail/limits.js";
-import type { RunningEntry, StoreError } from "../../../ports/mail/mail-store.js";
+import type { RunningEntry } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { listEntries, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
 import { addressFolder, checkOwnFolder, ensureOwnFolder, runningFolderName, type StoreContext } from "./fs-boxes.js";

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
-import type { StoreError } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 
 /** The errno name of a thrown system error (ENOENT, EEXIST, …), or undefined for anything else. */
 export function errnoCode(thrown: unknown): string | undefined {

@@ -2,7 +2,8 @@
 // read past a bound, publish only by rename. Every errno comes back as a StoreError value.
 import { err, ok, type Result } from "neverthrow";
 import { decodeUtf8, encodeUtf8 } from "../../../domain/shared/text/utf8.js";
-import type { SetAsideReason, StoreError } from "../../../ports/mail/mail-store.js";
+import type { SetAsideReason } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith, notAFolder } from "./fs-errors.js";
 import type { FsDirent, FsLike, FsStats } from "./fs-like.js";
 

@@ -5,7 +5,7 @@
 // where it leads are both judged (a link in a folder someone else may write is as unsafe as the folder).
 import { err, ok, type Result } from "neverthrow";
 import { rootPathLinksMax, rootPathSegmentsMax } from "../../../domain/mail/limits.js";
-import type { StoreError } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, notAFolder } from "./fs-errors.js";
 import type { FsLike, FsStats } from "./fs-like.js";
 

@@ -1,10 +1,11 @@
 // The state one mailbox engine keeps, shared by its parts (inbox, outbox, presence, settle).
 import type { AgentHost, NoticeLevel } from "../../../ports/mail/agent-host.js";
 import type { ConfigFile } from "../../../ports/mail/config-file.js";
-import type { MailStore, StoreError } from "../../../ports/mail/mail-store.js";
+import type { MailStore } from "../../../ports/mail/mail-store.js";
 import type { Clock, TimerHandle } from "../../../ports/shared/clock.js";
 import type { Entropy } from "../../../ports/shared/entropy.js";
 import type { ProcessProbe } from "../../../ports/shared/process-probe.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import type { Watcher, WatchHandle } from "../../../ports/shared/watcher.js";
 import type { BoundedIdSet } from "../../shared/bounded-id-set.js";
 import type { Address } from "../address.js";

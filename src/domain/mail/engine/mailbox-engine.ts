@@ -3,7 +3,7 @@
 // into the host except through AgentHost.
 import type { Result } from "neverthrow";
 import type { NoticeLevel } from "../../../ports/mail/agent-host.js";
-import type { StoreError } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { createBoundedIdSet } from "../../shared/bounded-id-set.js";
 import { sanitizeField } from "../../shared/text/sanitize.js";
 import type { Address } from "../address.js";

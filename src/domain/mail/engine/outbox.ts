@@ -1,6 +1,6 @@
 // Writing mail: requests, messages, asks, replies. Every refusal is decided before anything is written.
 import { err, ok, type Result } from "neverthrow";
-import type { StoreError } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import { cutUtf8, utf8Bytes } from "../../shared/text/utf8.js";
 import { type Address, isAddress } from "../address.js";

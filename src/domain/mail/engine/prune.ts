@@ -1,5 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
-import type { StoreError } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { describePruned, mayPrune } from "../prune-rules.js";
 import type { EngineContext } from "./context.js";
 import { listSessions } from "./presence.js";

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { createFsMailStore } from "../../../../src/adapters/fs/mail/fs-mail-store.js";
 import type { Address } from "../../../../src/domain/mail/address.js";
 import { decodeEnvelope, type Envelope, envelopeFileName } from "../../../../src/domain/mail/envelope.js";
-import type { ClaimOutcome, MailStore, StoreError } from "../../../../src/ports/mail/mail-store.js";
+import type { ClaimOutcome, MailStore } from "../../../../src/ports/mail/mail-store.js";
+import type { StoreError } from "../../../../src/ports/shared/store-error.js";
 import { address, alice, type Backend, bob, carol, memoryBackend, nodeBackend } from "../backends.js";
 
 /** `running` is named like an address but is the running records' folder: never a mailbox. */

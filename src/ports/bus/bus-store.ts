@@ -1,0 +1,79 @@
+import type { Result } from "neverthrow";
+import type { BusMessage, ClaimName, SessionRecord } from "../../domain/bus/bus-files.js";
+import type { StoreError } from "../shared/store-error.js";
+
+/** A record as read, with its heartbeat (the file's mtime). */
+export interface StoredRecord {
+  record: SessionRecord;
+  heartbeatMs: number;
+}
+
+/** A file of `sessions/` or an inbox that is not what this build can read: named, never deleted
+ * for it (a newer build may read it); the TTL of its mtime ends it. */
+export interface Unreadable {
+  name: string;
+  reason: "not-a-file" | "too-big" | "not-json" | "wrong-shape" | "name-mismatch";
+  mtimeMs: number;
+}
+
+export interface RecordListing {
+  records: StoredRecord[];
+  unreadable: Unreadable[];
+}
+
+/** One inbox file at the front of the queue. */
+export type InboxEntry =
+  | { kind: "message"; name: string; arrivedMs: number; message: BusMessage }
+  | ({ kind: "unreadable" } & Unreadable & { arrivedMs: number });
+
+export interface InboxPeek {
+  /** Oldest first by arrival (mtime, then name), at most the `max` asked for. */
+  entries: InboxEntry[];
+  /** Every file in the inbox, read or not: the `… N more` count comes from here, not the peek. */
+  files: number;
+}
+
+export interface ClaimListing {
+  claims: ClaimName[];
+  /** Entries of `claims/` whose names are not claims (dot-files, temp files, foreign names), counted. */
+  ignored: number;
+}
+
+/** The bus of one repository on disk: `<agent dir>/session-bus/<repo key>/`. Synchronous, like the
+ * mail store; every read is bounded, no link is followed out of the bus folder, and nothing is ever
+ * appended to a shared file: each record, message and claim is a file of its own, published whole
+ * (a temp file renamed or linked into place). */
+export interface BusStore {
+  /** Makes the folders (0700) and checks they are this user's. */
+  open(): Result<void, StoreError>;
+
+  /** Writes (or replaces) a session record whole; its new mtime is the heartbeat. */
+  writeRecord(record: SessionRecord): Result<void, StoreError>;
+  readRecord(id: string): Result<StoredRecord | undefined, StoreError>;
+  listRecords(): Result<RecordListing, StoreError>;
+  /** Removes `id`'s record only while it still carries `joinToken` (a newer join keeps its own). */
+  removeRecord(id: string, joinToken: string): Result<void, StoreError>;
+
+  /** Publishes one message into its recipient's inbox; returns the file's name. */
+  deliver(message: BusMessage, sentAtMs: number): Result<string, StoreError>;
+  peekInbox(id: string, max: number): Result<InboxPeek, StoreError>;
+  /** Deletes exactly these inbox files (the ones a read showed); returns the names it removed. */
+  consume(id: string, names: readonly string[]): Result<string[], StoreError>;
+  /** Files in `id`'s inbox (0 when it has none): a status badge, without reading them. */
+  countInbox(id: string): Result<number, StoreError>;
+  /** Deletes inbox files whose mtime is older than `beforeMs`; drops the folder of `id` when it is
+   * empty and `dropEmpty` (a pruned session). Returns how many files went. */
+  pruneInbox(id: string, beforeMs: number, dropEmpty: boolean): Result<number, StoreError>;
+  /** The inboxes on disk (session ids), for a prune of those no record names. */
+  listInboxes(): Result<string[], StoreError>;
+  /** The folder a watcher hint for `id`'s inbox comes from. */
+  inboxPath(id: string): string;
+
+  /** One listing of `claims/`: every claim's key, owner and token, from the names alone. */
+  listClaims(): Result<ClaimListing, StoreError>;
+  /** Publishes one claim file per key, each created exclusively; all or none (on a failure the ones
+   * made are removed). Checking for conflicts is the caller's: create, list again, back off. */
+  createClaims(owner: string, joinToken: string, label: string, keys: readonly string[]): Result<void, StoreError>;
+  /** Removes these claim files (own ones being released or backed off, or orphans being reaped). */
+  removeClaims(claims: readonly ClaimName[]): Result<void, StoreError>;
+}
