@@ -40,6 +40,7 @@ export * from "./domain/mail/limits.js";
 export { mailMessageType } from "./domain/mail/message-type.js";
 export { decodeRunningRecord, type RunningRecord } from "./domain/mail/running-record.js";
 export { type OwedMail, planSettle, type RunOutcome } from "./domain/mail/settle-rules.js";
+export * from "./domain/shared/limits.js";
 export { sanitizeField } from "./domain/shared/text/sanitize.js";
 export type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "./ports/mail/agent-host.js";
 export type { ConfigFile } from "./ports/mail/config-file.js";

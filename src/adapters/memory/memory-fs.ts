@@ -193,6 +193,7 @@ export function createMemoryFs(): { fs: FsLike; vol: Volume } {
     },
     rmSync: (path, options) => vol.rmSync(path, options),
     readlinkSync: (path) => String(vol.readlinkSync(path)),
+    realpathSync: (path) => String(vol.realpathSync(path)),
   };
   return { fs, vol };
 }

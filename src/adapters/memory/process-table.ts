@@ -5,11 +5,11 @@ const firstPid = 1000;
 /** Same bound as the node probe: larger values are not process ids. */
 const pidMax = 2 ** 22;
 /** The namespace processes start in, as readlink shows the initial one on Linux. */
-export const hostPidNamespace = "pid:[4026531836]";
+const hostPidNamespace = "pid:[4026531836]";
 /** One boot for the whole table: records from another boot are written by hand. */
 export const tableBootId = "00000000-0000-4000-8000-000000000000";
 
-export type ProcessStatus = "running" | "crashed" | "exited" | "unused";
+type ProcessStatus = "running" | "crashed" | "exited" | "unused";
 
 export interface SpawnOptions {
   /** false: this process's start time cannot be read (its identity has no `started`, checks against a token

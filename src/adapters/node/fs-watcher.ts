@@ -1,7 +1,7 @@
 import { type FSWatcher, watch } from "node:fs";
 import type { Watcher, WatchHandle } from "../../ports/shared/watcher.js";
 
-export interface FsWatcherOptions {
+interface FsWatcherOptions {
   /** Told about a throw from a hint callback; the throw itself goes no further. */
   onCallbackError?: (error: unknown) => void;
 }

@@ -19,7 +19,7 @@ const pidNamespaceShape = /^pid:\[\d+\]$/;
 const legacyLinuxToken = /^linux:([0-9a-f-]{36}):(\d+)$/;
 const legacyPsToken = /^ps:(.+)$/;
 
-export interface ProcessProbeOptions {
+interface ProcessProbeOptions {
   /** Where procfs is mounted. Without a readable `<procRoot>/<own pid>/stat` the probe uses `ps`. */
   procRoot?: string;
   /** Bound on one `ps` run. */
@@ -29,7 +29,7 @@ export interface ProcessProbeOptions {
 }
 
 /** The node probe, plus a way to read another process's start token (tests and tools need it). */
-export interface NodeProcessProbe extends ProcessProbe {
+interface NodeProcessProbe extends ProcessProbe {
   startTokenOf(pid: number): string | undefined;
 }
 
@@ -48,7 +48,7 @@ interface StartSource {
 
 type Existence = "exists" | "gone" | "unknown";
 
-export interface ProcStat {
+interface ProcStat {
   state: string;
   startTime: string;
 }
@@ -68,14 +68,9 @@ export function parseProcStat(text: string): ProcStat | undefined {
   return { state, startTime };
 }
 
-/** Field 22 of /proc/<pid>/stat: clock ticks from boot to the process's start, as written. */
-export function parseProcStatStartTime(text: string): string | undefined {
-  return parseProcStat(text)?.startTime;
-}
-
 /** Parses `ps -o stat= -o lstart=`: the state letters, then the start time exactly as
  * `ps -o lstart=` prints it alone (trimmed). */
-export function parsePsLine(text: string): ProcState | undefined {
+function parsePsLine(text: string): ProcState | undefined {
   const line = text.trim();
   const gap = line.search(/\s/);
   if (gap <= 0) return undefined;

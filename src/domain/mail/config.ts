@@ -23,7 +23,7 @@ export type ConfigSource =
   | { kind: "text"; text: string }
   | { kind: "unreadable"; reason: string };
 
-export interface ConfigReading {
+interface ConfigReading {
   config: MailConfig;
   /** Set when the file or a value was invalid: the defaults stand in, and the session warns once. */
   problem: string | undefined;

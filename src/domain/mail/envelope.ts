@@ -137,7 +137,16 @@ export function mayBeMailName(name: string): boolean {
   return name !== "" && !name.startsWith(".") && !name.includes("\ufffd") && !name.includes("/");
 }
 
+/** Digits of the send time that opens an envelope's file name (zero-padded, so names sort by it). */
+const sendTimeDigits = 15;
+const sendTimeName = new RegExp(`^\\d{${sendTimeDigits}}-`);
+
 /** `<send time in ms, 15 digits>-<id>.json`: every implementation sorts an inbox by send time. */
 export function envelopeFileName(sentAtMs: number, id: string): string {
-  return `${String(Math.max(0, Math.trunc(sentAtMs))).padStart(15, "0")}-${id}.json`;
+  return `${String(Math.max(0, Math.trunc(sentAtMs))).padStart(sendTimeDigits, "0")}-${id}.json`;
+}
+
+/** Whether a name follows that convention (a name of another one sorts anywhere). */
+export function hasSendTimeName(name: string): boolean {
+  return sendTimeName.test(name);
 }

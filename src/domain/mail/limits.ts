@@ -8,6 +8,8 @@ export const quotedRequestBytesMax = 2 * 1024;
 export const inReplyToMax = 50;
 /** Largest body a session writes (send, ask, reply, request). */
 export const sendBodyBytesMax = 256 * 1024;
+/** An automatic answer's text is cut here, leaving room in sendBodyBytesMax for the line saying so. */
+export const automaticAnswerBytesMax = sendBodyBytesMax - 200;
 /** Largest envelope file ever opened as mail; bigger ones are set aside unread. */
 export const envelopeFileBytesMax = 1024 * 1024;
 /** Largest running record read; bigger ones are treated as unreadable. */
@@ -78,6 +80,8 @@ export const pollIntervalMs = 250;
 /** How often a guest (the same session open in a second process) tries to take the inbox over,
  * and an owner checks it still holds it. */
 export const ownerCheckMs = 5_000;
+/** Holders replaced in one attempt to take the inbox over: a twin closing makes the other one the owner. */
+export const ownerTakeoverAttemptsMax = 3;
 /** How often a start whose open failed (a read-only root, a full disk) is tried again. */
 export const startRetryMs = 5_000;
 /** A file in tmp/ older than this is a crashed writer's leftover and is removed. */
@@ -116,8 +120,3 @@ export const journalNamesMax = pendingMailMax;
 /** A journal's bytes at most: each name is at most 255 bytes (NAME_MAX), 6 bytes each once JSON
  * escapes a control character, plus quotes and a comma. */
 export const journalBytesMax = journalNamesMax * (255 * 6 + 3) + 2;
-/** Links followed on the way to the mail root, each judged; past it the path is refused (ELOOP),
- * as Linux refuses past 40 (MAXSYMLINKS). */
-export const rootPathLinksMax = 40;
-/** Path segments judged on the way to the mail root, links' targets included: one bound for the walk. */
-export const rootPathSegmentsMax = 4096;

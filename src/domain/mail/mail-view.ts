@@ -2,7 +2,7 @@
 // back into the sender's name, a reply's status and the body, so the TUI can show a compact header
 // while the model still gets every line. Text that is not a frame comes back whole as the body.
 
-export interface MailView {
+interface MailView {
   /** The sender's name as the label shows it (already sanitized there), when the text is a frame. */
   sender: string | undefined;
   /** A reply's status, from its label. */

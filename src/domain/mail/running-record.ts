@@ -1,5 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ProcessIdentity, ProcessReport } from "../../ports/shared/process-probe.js";
+import { judgeProcess, type LivenessVerdict } from "../shared/liveness.js";
 import { either, integer, isNull, oneOf, record, text } from "../shared/shape.js";
 import { msFromIso } from "../shared/text/iso-time.js";
 import { type Address, isAddress } from "./address.js";
@@ -103,14 +104,7 @@ export function encodeRunningRecord(record: RunningRecord): string {
   return `${JSON.stringify(record)}\n`;
 }
 
-export type RecordVerdict =
-  /** Judged here by its pid and start token. */
-  | { kind: "running"; liveness: "alive" | "unknown"; stopped: boolean }
-  /** Recorded in another pid namespace (a sandbox, a container): its pid cannot be judged from
-   * here, so only a fresh `updated` tells that it runs. Never deleted by a reader here. */
-  | { kind: "elsewhere"; fresh: boolean }
-  /** Its process is gone (or its pid reused, or it ran before this boot): its reader deletes it. */
-  | { kind: "gone" };
+export type RecordVerdict = LivenessVerdict;
 
 /** Whether `updated` is at most `recordFreshMs` old (a time ahead of the clock counts as fresh). */
 export function isFreshRecord(record: RunningRecord, nowMs: number): boolean {
@@ -118,20 +112,15 @@ export function isFreshRecord(record: RunningRecord, nowMs: number): boolean {
   return updatedMs !== undefined && nowMs - updatedMs <= recordFreshMs;
 }
 
-/** How a reader running as `here` judges a record. The namespace comes first: namespace inodes
- * repeat across boots, and another kernel (a gVisor sandbox) has its own boot id. A record
- * without a namespace or boot id (another implementation's) is judged by pid and token alone. */
+/** How a reader running as `here` judges a record: by the shared verdict, its heartbeat `updated`
+ * (a record that never says when it was updated is never fresh). */
 export function judgeRecord(
   record: RunningRecord,
   here: ProcessIdentity,
   nowMs: number,
   examine: (pid: number, started: string | undefined) => ProcessReport,
 ): RecordVerdict {
-  if (record.pidNamespace !== undefined && record.pidNamespace !== here.pidNamespace) {
-    return { kind: "elsewhere", fresh: isFreshRecord(record, nowMs) };
-  }
-  if (record.bootId !== undefined && here.bootId !== undefined && record.bootId !== here.bootId)
-    return { kind: "gone" };
-  const { liveness, stopped } = examine(record.pid, record.started);
-  return liveness === "gone" ? { kind: "gone" } : { kind: "running", liveness, stopped };
+  const updatedMs = msFromIso(record.updated);
+  const ageMs = updatedMs === undefined ? Number.POSITIVE_INFINITY : nowMs - updatedMs;
+  return judgeProcess(record, here, ageMs, recordFreshMs, examine);
 }

@@ -4,7 +4,7 @@
 import { sanitizeField } from "../shared/text/sanitize.js";
 import type { Address } from "./address.js";
 import type { ReplyStatus } from "./envelope.js";
-import { heldSendersNamedMax, inReplyToMax, labelFieldCharsMax } from "./limits.js";
+import { heldRequestsMax, heldSendersNamedMax, inReplyToMax, labelFieldCharsMax } from "./limits.js";
 
 /** Mail for the model that entered (or was injected into) the conversation. */
 export interface OwedMail {
@@ -30,7 +30,7 @@ export interface SettleInput {
   outcome: RunOutcome;
 }
 
-export interface PlannedReply {
+interface PlannedReply {
   to: Address;
   inReplyTo: string[];
   status: ReplyStatus;
@@ -58,6 +58,9 @@ export function failedBody(error: string, text: string): string {
   return `(The run ended on an error and did not finish the job: ${error})${partial}`;
 }
 
+/** The answer to a held request given up because more than heldRequestsMax were held. */
+export const givenUpBody = `(The session was stopped with more than ${heldRequestsMax} requests held for its next completed run; this one, among the oldest, was given up and nothing was done.)`;
+
 export function droppedBody(kind: string): string {
   return `(The session was stopped before it read this ${kind}; nothing was done.)`;
 }
@@ -72,11 +75,16 @@ export function describeHeld(held: readonly OwedMail[], nameOf: (address: Addres
   if (held.length === 1) return `${what} the request from ${name(held[0]!.from)} is held: ${answers} it.`;
   if (bySender.size === 1)
     return `${what} ${held.length} requests from ${name(held[0]!.from)} are held: ${answers} them.`;
-  // Most held first; only the senders named are looked up (a name may cost a running record's read).
-  const senders = [...bySender].sort((a, b) => b[1].length - a[1].length);
-  const named = senders.slice(0, heldSendersNamedMax).map(([from, mail]) => `${mail.length} from ${name(from)}`);
+  const named = heldSendersNamed(held).map((from) => `${bySender.get(from)!.length} from ${name(from)}`);
   if (bySender.size > named.length) named.push(`and ${bySender.size - named.length} more senders`);
   return `${what} ${held.length} requests are held (${named.join(", ")}): ${answers} them.`;
+}
+
+/** The senders the held notice names, most held first: only these are looked up (a name may cost a
+ * running record's read). */
+export function heldSendersNamed(held: readonly OwedMail[]): Address[] {
+  const senders = [...groupBySender(held)].sort((a, b) => b[1].length - a[1].length);
+  return senders.slice(0, heldSendersNamedMax).map(([from]) => from);
 }
 
 /** One reply per sender for its requests; the caller keeps each sender's order. */
@@ -142,9 +150,13 @@ export function planSettle(input: SettleInput): SettlePlan {
     ...dropped.filter((m) => m.kind === "ask").map((m) => askReplies([m], "failed", droppedBody("ask"))[0]!),
   ];
   if (outcome.kind === "stopped") {
-    // A request is never answered stopped: the user took over, so it is held for the next completed run.
+    // A request is never answered stopped: the user took over, so it is held for the next completed
+    // run; past heldRequestsMax the oldest are given up, answered failed so no sender waits forever.
     replies.push(...askReplies(asks, "stopped", stoppedBody(outcome.text)));
-    return { replies, held: unique([...input.held, ...requests]), dropped };
+    const held = unique([...input.held, ...requests]);
+    const givenUp = held.splice(0, Math.max(0, held.length - heldRequestsMax));
+    replies.push(...requestReplies(givenUp, () => givenUpBody, "failed"));
+    return { replies, held, dropped };
   }
   // Failed: requests held across an earlier stop stay held; this run's requests and asks get the error.
   const body = failedBody(outcome.error, outcome.text);

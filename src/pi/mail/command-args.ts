@@ -5,7 +5,7 @@
 import type { AutocompleteItem } from "@earendil-works/pi-tui";
 import { hasUnsafeChars } from "../../domain/shared/text/sanitize.js";
 
-export type MailboxCommand =
+type MailboxCommand =
   | { kind: "show" }
   | { kind: "prune" }
   | { kind: "send"; to: string; text: string }
@@ -47,7 +47,7 @@ export interface RecipientChoice {
 
 /** How a recipient is typed so that parseMailboxCommand reads it back whole, or undefined when it
  * cannot be (controls in it, or spaces along with both kinds of quote). */
-export function typedRecipient(name: string, quote?: '"' | "'"): string | undefined {
+function typedRecipient(name: string, quote?: '"' | "'"): string | undefined {
   if (name === "" || hasUnsafeChars(name)) return undefined;
   if (quote !== undefined) return name.includes(quote) ? undefined : `${quote}${name}${quote}`;
   if (!/\s/.test(name) && !isQuote(name[0])) return name;

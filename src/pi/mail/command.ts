@@ -5,6 +5,7 @@ import { displayNames, uniquePrefixes } from "../../domain/mail/addressing.js";
 import type { MailboxEngine } from "../../domain/mail/engine/index.js";
 import { labelFieldCharsMax } from "../../domain/mail/limits.js";
 import { describePruned } from "../../domain/mail/prune-rules.js";
+import { describeStoreError } from "../../domain/mail/store-errors.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { completeRecipient, parseMailboxCommand, type RecipientChoice } from "./command-args.js";
 import {
@@ -12,11 +13,8 @@ import {
   describeMailbox,
   describeRequestSent,
   describeSendError,
-  describeStoreError,
   describeUnterminated,
 } from "./texts.js";
-
-export { type MailboxCommand, parseMailboxCommand } from "./command-args.js";
 
 type EngineRef = () => MailboxEngine | undefined;
 

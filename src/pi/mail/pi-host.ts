@@ -4,7 +4,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { mailMessageType } from "../../domain/mail/message-type.js";
 import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../../ports/mail/agent-host.js";
 
-export const footerKey = "session-mail";
+const footerKey = "session-mail";
 
 export function createPiHost(pi: ExtensionAPI, ctx: ExtensionContext, isLive: () => boolean): AgentHost {
   return {

@@ -3,42 +3,20 @@
 // framed content and each tool's whole result.
 
 import { shortId } from "../../domain/mail/address.js";
-import { injectBodyBytesMax, labelFieldCharsMax } from "../../domain/mail/limits.js";
 import { readFrame } from "../../domain/mail/mail-view.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { lineComponent } from "../shared/line-component.js";
 import { type BlockComponent, blockComponent, type StyledLine } from "../shared/text-block.js";
+import { safeLines, textOf, type ViewTheme } from "../shared/tool-view.js";
 import { expandHint, mailHeader } from "./tui-texts.js";
 
-/** The part of Pi's Theme the views use. */
-export interface ViewTheme {
-  fg(color: string, text: string): string;
-  bg(color: string, text: string): string;
-  bold(text: string): string;
-}
-
 /** The part of Pi's render options the views use: whether expanded, and the expand key's text. */
-export interface ViewOptions {
+interface ViewOptions {
   expanded: boolean;
   keyText(keybinding: string): string;
 }
 
 const expandKey = "app.tools.expand";
-
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((c: unknown) =>
-      typeof c === "object" && c !== null && "text" in c && typeof c.text === "string" ? c.text : "",
-    )
-    .join("\n");
-}
-
-/** Lines a peer may have written, safe to draw: no escape sequence or control reaches the terminal. */
-function safeLines(text: string): string[] {
-  return text.split("\n").map((line) => sanitizeField(line, injectBodyBytesMax));
-}
 
 function hintLine(options: ViewOptions, theme: ViewTheme, hidden: number): StyledLine {
   const key = options.keyText(expandKey);
@@ -69,29 +47,6 @@ export function renderMail(
     if (body.length > first + 1 || first === -1) lines.push(hintLine(options, theme, body.length - 1));
   }
   return blockComponent(lines, { padX: options.outputPad, background: (s) => theme.bg("customMessageBg", s) });
-}
-
-/** A tool's result on one line, its summary (details.summary, else its first line); all of it
- * when expanded. A partial result (a waiting ask's progress) shows its summary. */
-export function renderToolResult(
-  result: { content: unknown; details?: unknown },
-  options: { expanded: boolean; isPartial: boolean },
-  theme: ViewTheme,
-  context: { isError: boolean },
-): BlockComponent {
-  const details = (typeof result.details === "object" && result.details !== null ? result.details : {}) as {
-    summary?: unknown;
-  };
-  const all = safeLines(textOf(result.content).trim());
-  const color = context.isError ? "error" : options.isPartial ? "muted" : "toolOutput";
-  const style = (s: string) => theme.fg(color, s);
-  if (options.expanded && !options.isPartial)
-    return blockComponent(
-      all.map((text) => ({ text, style })),
-      { padX: 0 },
-    );
-  const summary = typeof details.summary === "string" ? sanitizeField(details.summary, labelFieldCharsMax) : all[0];
-  return blockComponent([{ text: summary ?? "", style, oneLine: true }], { padX: 0 });
 }
 
 function short(text: string, max: number): string {

@@ -8,7 +8,7 @@ interface LastAssistant {
   errorMessage: string | undefined;
 }
 
-export interface RunTracker {
+interface RunTracker {
   assistantEnded(message: unknown): void;
   settled(aborted: boolean): RunOutcome;
 }

@@ -17,16 +17,15 @@ import {
   mailboxListedMax,
   shownLineCharsMax,
 } from "../../domain/mail/limits.js";
-import { describeStoreError as storeErrorWords } from "../../domain/mail/store-errors.js";
+import { describeStoreError } from "../../domain/mail/store-errors.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { cutUtf8 } from "../../domain/shared/text/utf8.js";
-import type { StoreError } from "../../ports/shared/store-error.js";
 
 const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
 
 /** A size as a person reads it: KiB with at most one decimal, rounded up, so a size over a limit
  * never reads as the limit itself. */
-export function kib(bytes: number): string {
+function kib(bytes: number): string {
   const tenths = Math.ceil((bytes * 10) / 1024);
   return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)} KiB`;
 }
@@ -36,11 +35,6 @@ export function asErrorNotice(refusal: string): string {
   if (!refusal.startsWith("Refused: ")) return refusal;
   const reason = refusal.slice("Refused: ".length);
   return reason.charAt(0).toUpperCase() + reason.slice(1);
-}
-
-/** A user reads the call that failed and its errno; every other kind in the domain's words. */
-export function describeStoreError(error: StoreError): string {
-  return error.kind === "io" ? `${error.op} ${field(error.path)} failed: ${error.code}` : storeErrorWords(error);
 }
 
 export function describeSendError(error: SendError): string {

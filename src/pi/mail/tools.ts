@@ -5,7 +5,8 @@ import type { TObject, TString } from "typebox";
 import type { Address } from "../../domain/mail/address.js";
 import { displayNames } from "../../domain/mail/addressing.js";
 import type { AskProgress, MailboxEngine } from "../../domain/mail/engine/index.js";
-import { renderToolCall, renderToolResult } from "./renderers.js";
+import { renderToolResult } from "../shared/tool-view.js";
+import { renderToolCall } from "./renderers.js";
 import { describeAskOutcome, describeReplyError, describeSendError, describeSent, describeSessions } from "./texts.js";
 import { describeAskProgress, summarizeAsk, summarizeSent, summarizeSessions } from "./tui-texts.js";
 

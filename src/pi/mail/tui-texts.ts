@@ -10,7 +10,7 @@ import { namer } from "./texts.js";
 const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
 
 /** A wait as a person reads it: seconds under a minute, then minutes and seconds. */
-export function duration(ms: number): string {
+function duration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   const rest = seconds % 60;

@@ -1,11 +1,11 @@
 import type { Result } from "neverthrow";
 import type { Address } from "../../domain/mail/address.js";
 import type { Envelope } from "../../domain/mail/envelope.js";
+import type { SetAsideReason } from "../shared/set-aside-reason.js";
 import type { StoreError } from "../shared/store-error.js";
 
-/** Why an entry of new/ was moved to cur/ without being read as mail. `foreign-owner`: the file
- * belongs to another user, who could have written anything in it. */
-export type SetAsideReason = "symlink" | "not-a-file" | "too-big" | "foreign-owner";
+// The reasons live beside StoreError: every store's bounded read of an untrusted entry gives them.
+export type { SetAsideReason } from "../shared/set-aside-reason.js";
 
 export type ClaimOutcome =
   /** Renamed new/ → cur/ and read: `text` is the whole file. */

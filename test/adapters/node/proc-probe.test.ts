@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createProcessProbe, parseProcStat, parseProcStatStartTime } from "../../../src/adapters/node/proc-probe.js";
+import { createProcessProbe, parseProcStat } from "../../../src/adapters/node/proc-probe.js";
 
 const onLinux = process.platform === "linux";
 
@@ -54,22 +54,22 @@ afterEach(async () => {
 const bootA = "11111111-2222-4333-8444-555555555555";
 const bootB = "99999999-2222-4333-8444-555555555555";
 
-describe("parseProcStatStartTime", () => {
+describe("parseProcStat: the start time, field 22", () => {
   it("reads field 22 of a plain stat line", () => {
-    expect(parseProcStatStartTime(statLine(3776, "cat", "R", "84853"))).toBe("84853");
+    expect(parseProcStat(statLine(3776, "cat", "R", "84853"))?.startTime).toBe("84853");
   });
 
   it("counts fields after the last paren, so a comm holding ') (' and spaces cannot shift them", () => {
     const text = statLine(42, "evil) (S 1 2 3 x", "R", "84853");
-    expect(parseProcStatStartTime(text)).toBe("84853");
+    expect(parseProcStat(text)?.startTime).toBe("84853");
     expect(parseProcStat(text)?.state).toBe("R");
   });
 
   it("returns undefined for a line with no paren, too few fields, or a non-numeric start time", () => {
-    expect(parseProcStatStartTime("3776 cat R 3771")).toBeUndefined();
-    expect(parseProcStatStartTime("3776 (cat) R 3771 3771")).toBeUndefined();
-    expect(parseProcStatStartTime(statLine(1, "a", "R", "12x"))).toBeUndefined();
-    expect(parseProcStatStartTime("")).toBeUndefined();
+    expect(parseProcStat("3776 cat R 3771")).toBeUndefined();
+    expect(parseProcStat("3776 (cat) R 3771 3771")).toBeUndefined();
+    expect(parseProcStat(statLine(1, "a", "R", "12x"))).toBeUndefined();
+    expect(parseProcStat("")).toBeUndefined();
   });
 });
 

@@ -1,9 +1,8 @@
 // The words for an unsafe mail root: what is wrong and how to fix it, the same in the engine's
-// notices (domain store-errors) and in the Pi texts (describeStoreError), every path sanitized.
+// notices and in the Pi texts (both through the one describeStoreError), every path sanitized.
 import { describe, expect, it } from "vitest";
 import { describePathSafety } from "../../../src/domain/mail/path-safety.js";
-import { describeStoreError as describeInEngine } from "../../../src/domain/mail/store-errors.js";
-import { describeStoreError } from "../../../src/pi/mail/texts.js";
+import { describeStoreError as describeInEngine, describeStoreError } from "../../../src/domain/mail/store-errors.js";
 import type { PathSafetyError } from "../../../src/ports/shared/store-error.js";
 
 describe("describePathSafety", () => {

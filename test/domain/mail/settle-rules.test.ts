@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Address } from "../../../src/domain/mail/address.js";
+import { heldRequestsMax } from "../../../src/domain/mail/limits.js";
 import {
   droppedBody,
   failedBody,
+  givenUpBody,
   type OwedMail,
   planSettle,
   type RunOutcome,
@@ -142,6 +144,16 @@ describe("planSettle when the user stopped the run", () => {
   it("keeps requests held from earlier runs, then this run's", () => {
     const plan = settle(stopped, { held: [request("r0")], read: [request("r1"), request("r0")] });
     expect(plan.held).toEqual([request("r0"), request("r1")]);
+  });
+
+  it(`holds at most ${heldRequestsMax} requests: the oldest past it are answered failed, given up`, () => {
+    const held = Array.from({ length: heldRequestsMax }, (_, i) => request(`h${i}`));
+    const plan = settle(stopped, { held, read: [request("n1", bob), request("n2", bob)] });
+    expect(plan.held).toHaveLength(heldRequestsMax);
+    expect(plan.held[0]).toEqual(request("h2"));
+    expect(plan.held.slice(-2)).toEqual([request("n1", bob), request("n2", bob)]);
+    expect(plan.replies).toEqual([{ to: alice, inReplyTo: ["h0", "h1"], status: "failed", body: givenUpBody }]);
+    expect(givenUpBody).toContain(`more than ${heldRequestsMax} requests`);
   });
 });
 

@@ -2,7 +2,7 @@
 // share their first 8 characters (UUIDv7), names with spaces, "Sent" to a session that is not
 // running, the running sessions listed by /mailbox alone, and refusals Pi prefixes with "Error:".
 import { describe, expect, it } from "vitest";
-import { parseMailboxCommand } from "../../../src/pi/mail/command.js";
+import { parseMailboxCommand } from "../../../src/pi/mail/command-args.js";
 import { type FakeSession, useSandbox } from "./fake-session.js";
 import { ids, mailFiles, received } from "./mail-files.js";
 

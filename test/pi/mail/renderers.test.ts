@@ -4,8 +4,9 @@
 // what Pi passes (the message or result, the options, the theme), checked here with a stub theme.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderMail, renderToolResult, type ViewTheme } from "../../../src/pi/mail/renderers.js";
+import { renderMail } from "../../../src/pi/mail/renderers.js";
 import { textColumns, wrapLine } from "../../../src/pi/shared/text-block.js";
+import { renderToolResult, type ViewTheme } from "../../../src/pi/shared/tool-view.js";
 import { useSandbox, waitFor } from "./fake-session.js";
 import { ids } from "./mail-files.js";
 

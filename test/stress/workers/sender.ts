@@ -98,6 +98,7 @@ const fs: FsLike = {
   readdirSync: nodeFs.readdirSync,
   rmSync: (path, options) => nodeFs.rmSync(path, options),
   readlinkSync: (path) => nodeFs.readlinkSync(path),
+  realpathSync: (path) => nodeFs.realpathSync(path),
 };
 
 function sendAll(): void {

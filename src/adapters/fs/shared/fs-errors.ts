@@ -2,14 +2,14 @@ import { err, ok, type Result } from "neverthrow";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 
 /** The errno name of a thrown system error (ENOENT, EEXIST, …), or undefined for anything else. */
-export function errnoCode(thrown: unknown): string | undefined {
+function errnoCode(thrown: unknown): string | undefined {
   if (typeof thrown !== "object" || thrown === null || !("code" in thrown)) return undefined;
   const code = (thrown as { code: unknown }).code;
   return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
 }
 
 /** The one errno → StoreError mapping. Anything without an errno code is a bug and is rethrown. */
-export function ioError(op: string, path: string, thrown: unknown): StoreError {
+function ioError(op: string, path: string, thrown: unknown): StoreError {
   const code = errnoCode(thrown);
   if (code === undefined) throw thrown;
   const message = thrown instanceof Error ? thrown.message : code;

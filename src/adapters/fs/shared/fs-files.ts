@@ -2,21 +2,18 @@
 // read past a bound, publish only by rename. Every errno comes back as a StoreError value.
 import { err, ok, type Result } from "neverthrow";
 import { decodeUtf8, encodeUtf8 } from "../../../domain/shared/text/utf8.js";
-import type { SetAsideReason } from "../../../ports/mail/mail-store.js";
+import type { SetAsideReason } from "../../../ports/shared/set-aside-reason.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith, notAFolder } from "./fs-errors.js";
 import type { FsDirent, FsLike, FsStats } from "./fs-like.js";
 
 export const folderMode = 0o700;
-export const fileMode = 0o600;
+const fileMode = 0o600;
 /** Longest folder entry name accepted from a journal (NAME_MAX on Linux and macOS). */
 const entryNameCharsMax = 255;
 
 /** What reading one folder entry found. */
-export type ReadOutcome =
-  | { kind: "text"; text: string }
-  | { kind: "set-aside"; reason: SetAsideReason }
-  | { kind: "gone" };
+type ReadOutcome = { kind: "text"; text: string } | { kind: "set-aside"; reason: SetAsideReason } | { kind: "gone" };
 
 /** A single path segment that may be mail: no `/`, no NUL, and no leading dot (dot-files are never mail). */
 export function isEntryName(name: string): boolean {
@@ -62,7 +59,7 @@ export function listEntries(
 }
 
 /** What a bounded listing of new/ found. */
-export interface NameListing {
+interface NameListing {
   /** Names that may be mail, sorted, at most `namesMax`. */
   names: string[];
   /** The first `hiddenMax` entries that are never mail (dot-files, names that are not UTF-8). */
@@ -219,7 +216,7 @@ export function removeQuietly(fs: FsLike, path: string): void {
 }
 
 /** Makes a rename in `path` durable: fsync on the folder itself. */
-export function syncFolder(fs: FsLike, path: string): Result<void, StoreError> {
+function syncFolder(fs: FsLike, path: string): Result<void, StoreError> {
   const { O_RDONLY, O_DIRECTORY } = fs.constants;
   return attempt("open", path, () => fs.openSync(path, O_RDONLY | O_DIRECTORY)).andThen((fd) => {
     const synced = attempt("fsync", path, () => fs.fsyncSync(fd));
@@ -228,7 +225,7 @@ export function syncFolder(fs: FsLike, path: string): Result<void, StoreError> {
   });
 }
 
-export interface AtomicWrite {
+interface AtomicWrite {
   tmpPath: string;
   finalPath: string;
   text: string | Uint8Array;
@@ -251,7 +248,7 @@ function createExclusive(fs: FsLike, path: string, replaceLeftover: boolean): Re
 }
 
 /** What an atomic write did once the file was in place. */
-export interface Published {
+interface Published {
   /** The folder fsync after the rename failed: the file is in place, but not yet durable. */
   unsynced: StoreError | undefined;
 }

@@ -27,7 +27,7 @@ export interface FsDirent {
 }
 
 /** An open folder read one entry at a time, so a listing can stop at its bound. */
-export interface FsDir {
+interface FsDir {
   /** The next entry, or null at the end. */
   readSync(): FsDirent | null;
   closeSync(): void;
@@ -69,4 +69,6 @@ export interface FsLike {
   rmSync(path: string, options: { recursive: true; force: boolean }): void;
   /** A link's target as written in it: the path check follows links one at a time, judging each. */
   readlinkSync(path: string): string;
+  /** The canonical absolute path, every link resolved (ENOENT when any part is missing). */
+  realpathSync(path: string): string;
 }

@@ -4,7 +4,7 @@
 // walked from `/`, and links are followed here one at a time, so that where each link sits and
 // where it leads are both judged (a link in a folder someone else may write is as unsafe as the folder).
 import { err, ok, type Result } from "neverthrow";
-import { rootPathLinksMax, rootPathSegmentsMax } from "../../../domain/mail/limits.js";
+import { rootPathLinksMax, rootPathSegmentsMax } from "../../../domain/shared/limits.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, notAFolder } from "./fs-errors.js";
 import type { FsLike, FsStats } from "./fs-like.js";

@@ -1,86 +1,117 @@
-// What the engine remembers of asks across a restart (`<address>/asks.json`): the asks it received
-// and has not answered, so one read before a crash can still be answered with session_mail_reply,
-// and the asks and requests it answered, so none is answered twice. Marked answered before the answer is
-// written: a crash between the two loses that answer rather than sending a second one.
-
-import { forgetOldest } from "../../shared/bounded-id-set.js";
+// What the engine remembers of the mail it received, and of asks across a restart
+// (`<address>/asks.json`): the asks it received and has not answered, so one read before a crash
+// can still be answered with session_mail_reply, and the asks and requests it answered, so none is
+// answered twice. Marked answered before the answer is written: a crash between the two loses that
+// answer rather than sending a second one.
+import { type BoundedIdSet, createBoundedIdSet, forgetOldest } from "../../shared/bounded-id-set.js";
 import { list, parseShaped, record, text } from "../../shared/shape.js";
 import { type Address, isAddress } from "../address.js";
-import { askLedgerAsksMax } from "../limits.js";
-import { describeStoreError as describe } from "../store-errors.js";
+import { askLedgerAsksMax, rememberedIdsMax } from "../limits.js";
+import type { OwedMail } from "../settle-rules.js";
 import type { EngineContext } from "./context.js";
+
+export interface AskLedger {
+  /** Loads the ledger at start (by the process that owns the inbox). */
+  load(): void;
+  /** Mail for the model reached this session: session_mail_reply's checks know it; an ask stays
+   * answerable after a restart. */
+  remember(mail: OwedMail): void;
+  /** A request, ask or message this session received (the newest rememberedIdsMax). */
+  received(mailId: string): OwedMail | undefined;
+  isAnswered(mailId: string): boolean;
+  /** These asks and requests are answered (or about to be): never again, in this run (nor in the
+   * footer's "read") and after a restart too. False when the ledger could not be written. */
+  markAnswered(ids: readonly string[]): boolean;
+  /** An answer that was not written after all (nothing was sent): the ask is open again. */
+  unmarkAnswered(id: string, from: Address): void;
+}
+
+interface LedgerState {
+  /** Received mail by id, bounded: the oldest go once it holds rememberedIdsMax. */
+  received: Map<string, OwedMail>;
+  /** Asks and requests answered (by the tool or at a settle): never answered twice. */
+  answered: BoundedIdSet;
+  /** What asks.json holds: asks received and not answered (id → sender), and answered ids. */
+  open: Map<string, Address>;
+  answeredSaved: string[];
+}
 
 const ledgerShape = record({ open: list(list(text(), 2)), answered: list(text()) }, []);
 
-/** Loads the ledger at start (by the process that owns the inbox). */
-export function loadAskLedger(ctx: EngineContext): void {
-  const { state } = ctx;
-  const address = state.identity?.address;
+export function createAskLedger(ctx: EngineContext): AskLedger {
+  const s: LedgerState = {
+    received: new Map(),
+    answered: createBoundedIdSet(rememberedIdsMax),
+    open: new Map(),
+    answeredSaved: [],
+  };
+  return {
+    load: () => load(ctx, s),
+    remember(mail) {
+      receive(s, mail);
+      if (mail.kind !== "ask" || s.open.has(mail.id)) return;
+      s.open.set(mail.id, mail.from);
+      forgetOldest(s.open, askLedgerAsksMax);
+      save(ctx, s);
+    },
+    received: (mailId) => s.received.get(mailId),
+    isAnswered: (mailId) => s.answered.has(mailId),
+    markAnswered: (ids) => markAnswered(ctx, s, ids),
+    unmarkAnswered(id, from) {
+      s.answered.delete(id);
+      if (ctx.run.hasRead(id)) ctx.footer.oweRead(id);
+      const at = s.answeredSaved.lastIndexOf(id);
+      if (at >= 0) s.answeredSaved.splice(at, 1);
+      s.open.set(id, from);
+      save(ctx, s);
+    },
+  };
+}
+
+/** Remembers received mail, the oldest forgotten past rememberedIdsMax: a long session's ids stay bounded. */
+function receive(s: LedgerState, mail: OwedMail): void {
+  s.received.delete(mail.id);
+  s.received.set(mail.id, mail);
+  forgetOldest(s.received, rememberedIdsMax);
+}
+
+function load(ctx: EngineContext, s: LedgerState): void {
+  const address = ctx.lifecycle.address();
   if (address === undefined) return;
   const read = ctx.store.readAskLedger(address);
   if (read.isErr() || read.value === undefined) return;
   const ledger = parseShaped<{ open: string[][]; answered: string[] }>(read.value, ledgerShape);
   if (ledger === undefined) return;
   for (const id of ledger.answered.slice(-askLedgerAsksMax)) {
-    state.answered.add(id);
-    state.askLedger.answered.push(id);
+    s.answered.add(id);
+    s.answeredSaved.push(id);
   }
   for (const [id, from] of ledger.open.slice(-askLedgerAsksMax)) {
-    if (id === undefined || from === undefined || !isAddress(from) || state.answered.has(id)) continue;
-    state.askLedger.open.set(id, from);
-    if (!state.received.has(id)) state.received.set(id, { id, from, kind: "ask" });
+    if (id === undefined || from === undefined || !isAddress(from) || s.answered.has(id)) continue;
+    s.open.set(id, from);
+    if (!s.received.has(id)) receive(s, { id, from, kind: "ask" });
   }
 }
 
-/** An ask reached this session: it stays answerable after a restart. */
-export function rememberAsk(ctx: EngineContext, id: string, from: Address): void {
-  const { open } = ctx.state.askLedger;
-  if (open.has(id)) return;
-  open.set(id, from);
-  forgetOldest(open, askLedgerAsksMax);
-  save(ctx);
-}
-
-/** These asks and requests are answered (or about to be): never again, in this run (nor in the
- * footer's "read") and after a restart too (a request a crash leaves journaled after its answer
- * was written is then not shown again). False when the ledger could not be written. */
-export function markAnswered(ctx: EngineContext, ids: readonly string[]): boolean {
-  const { state } = ctx;
-  const { open, answered } = state.askLedger;
+function markAnswered(ctx: EngineContext, s: LedgerState, ids: readonly string[]): boolean {
   if (ids.length === 0) return true;
   for (const id of ids) {
-    state.answered.add(id);
-    state.readOwed.delete(id);
-    open.delete(id);
-    if (!answered.includes(id)) answered.push(id);
+    s.answered.add(id);
+    ctx.footer.answered(id);
+    s.open.delete(id);
+    if (!s.answeredSaved.includes(id)) s.answeredSaved.push(id);
   }
-  if (answered.length > askLedgerAsksMax) answered.splice(0, answered.length - askLedgerAsksMax);
-  return save(ctx);
-}
-
-/** An answer that was not written after all (nothing was sent): the ask is open again. */
-export function unmarkAnswered(ctx: EngineContext, id: string, from: Address): void {
-  const { state } = ctx;
-  state.answered.delete(id);
-  if (state.read.some((m) => m.id === id)) state.readOwed.add(id);
-  const { answered } = state.askLedger;
-  const at = answered.lastIndexOf(id);
-  if (at >= 0) answered.splice(at, 1);
-  state.askLedger.open.set(id, from);
-  save(ctx);
+  if (s.answeredSaved.length > askLedgerAsksMax) s.answeredSaved.splice(0, s.answeredSaved.length - askLedgerAsksMax);
+  return save(ctx, s);
 }
 
 /** Writes the ledger; false when it could not be written. */
-function save(ctx: EngineContext): boolean {
-  const { state } = ctx;
-  const address = state.identity?.address;
-  if (address === undefined || state.guest) return true;
-  const text = JSON.stringify({ open: [...state.askLedger.open.entries()], answered: state.askLedger.answered });
+function save(ctx: EngineContext, s: LedgerState): boolean {
+  const address = ctx.lifecycle.address();
+  if (address === undefined || ctx.ownership.guest()) return true;
+  const text = JSON.stringify({ open: [...s.open.entries()], answered: s.answeredSaved });
   const written = ctx.store.writeAskLedger(address, text);
   if (written.isOk()) return true;
-  ctx.warnOnce(
-    "ask-ledger",
-    `Could not write this session's ask ledger: ${describe(written.error)}. Asks it read may not be answerable after a restart.`,
-  );
+  ctx.notices.once("ask-ledger", { kind: "ledger-unwritten", error: written.error });
   return false;
 }

@@ -3,13 +3,13 @@
 // the newest copies only: bounded work off the path of Pi's start.
 
 import type { Address } from "../address.js";
-import { decodeEnvelope, type Envelope } from "../envelope.js";
+import { decodeEnvelope, type Envelope, hasSendTimeName } from "../envelope.js";
 import { awaitingCopiesMax, awaitingRepliesMax } from "../limits.js";
 import type { EngineContext } from "./context.js";
 
 export function rebuildAwaiting(ctx: EngineContext): void {
-  const address = ctx.state.identity?.address;
-  if (address === undefined || ctx.state.guest) return;
+  const address = ctx.lifecycle.address();
+  if (address === undefined || ctx.ownership.guest()) return;
   const sent = ctx.store.listBox(address, "sent");
   if (sent.isErr() || sent.value.length === 0) return;
   const copies = sent.value.slice(-awaitingCopiesMax);
@@ -25,14 +25,14 @@ export function rebuildAwaiting(ctx: EngineContext): void {
   const oldest = copies[0] as string;
   const received = ctx.store.listBox(address, "cur");
   if (received.isErr()) return;
-  const replies = received.value.filter((name) => name >= oldest || !/^\d{15}-/.test(name)).slice(-awaitingRepliesMax);
+  const replies = received.value.filter((name) => name >= oldest || !hasSendTimeName(name)).slice(-awaitingRepliesMax);
   for (const name of replies) {
     const reply = read(ctx, address, "cur", name);
     if (reply?.kind !== "reply" || reply.to !== address) continue;
     for (const id of reply.in_reply_to) open.delete(id);
   }
-  for (const id of open) if (!ctx.state.answered.has(id)) ctx.state.awaiting.add(id);
-  ctx.refreshFooter();
+  for (const id of open) if (!ctx.ledger.isAnswered(id)) ctx.footer.await(id);
+  ctx.footer.refresh();
 }
 
 function read(ctx: EngineContext, address: Address, box: "cur" | "sent", name: string): Envelope | undefined {

@@ -1,52 +1,77 @@
-// Handing claimed mail to listeners and the model, exactly once; the claim journal it keeps.
+// Handing claimed mail to listeners and the model, exactly once. Owns the mail injected and not
+// yet read, the ids already delivered, and the message:inbound listeners.
 import type { ClaimOutcome } from "../../../ports/mail/mail-store.js";
-import { forgetOldest } from "../../shared/bounded-id-set.js";
+import { type BoundedIdSet, createBoundedIdSet } from "../../shared/bounded-id-set.js";
 import type { Address } from "../address.js";
 import { decodeEnvelope, type Envelope } from "../envelope.js";
 import { frameMail, type QuotedRequest, type Sender } from "../framing.js";
-import { onMailEntered } from "../hop-rules.js";
 import { rememberedIdsMax } from "../limits.js";
-import type { OwedMail } from "../settle-rules.js";
-import { rememberAsk } from "./ask-ledger.js";
-import type { EngineContext, EngineState, InboundMail } from "./context.js";
-import { senderOf } from "./presence.js";
+import type { EngineContext, InboundListener, InboundMail, PendingMail } from "./context.js";
 
-/** What the claim journal must name now: mail injected and not yet read, mail whose read failed
- * after its claim, and what a crash left that recovery has not reached yet. */
-export function journalNames(state: EngineState): string[] {
-  return [...state.unread.values(), ...state.stranded.keys(), ...(state.recovering ?? [])];
+export interface Delivery {
+  /** Delivers what a claim or a read from cur/ brought, unless it was delivered already. */
+  accept(outcome: ClaimOutcome, senders: Map<string, Sender>, recovering: boolean): void;
+  /** Mail with this id entered the conversation: it counts as read. */
+  entered(mailId: string): void;
+  onInbound(listener: InboundListener): () => void;
+  /** Quiet mail (unread, never pending) is in the session by now: Pi appends it at once when idle
+   * and flushes what it held before a run settles. Dropped from the journal lazily, like read mail. */
+  settleQuiet(): void;
+  /** Injected, not yet read, in injection order. */
+  pending(): PendingMail[];
+  pendingCount(): number;
+  /** A settle answered it unread: it is owed nothing more. */
+  drop(mailId: string): void;
+  wasDelivered(mailId: string): boolean;
 }
 
-/** Rewrites the journal from what it must name now. */
-export function writeJournal(ctx: EngineContext): void {
-  const address = ctx.state.identity?.address;
-  ctx.state.journalDirty = false;
-  if (address !== undefined) ctx.store.writeClaimJournal(address, journalNames(ctx.state));
+interface DeliveryState {
+  pending: Map<string, PendingMail>;
+  /** Envelope ids already shown or handed over: never delivered twice. */
+  delivered: BoundedIdSet;
+  listeners: InboundListener[];
 }
 
-/** Mail left the journal. Read mail is dropped from it lazily (at the next scan or poll): until
- * then a restart finds it in the host's transcript and skips it. Mail answered unread must go at
- * once, or a restart would show it, and answer it, a second time. */
-export function settleJournal(ctx: EngineContext, mailId: string, how: "read" | "answered"): void {
-  if (!ctx.state.unread.delete(mailId)) return;
-  if (how === "answered") {
-    writeJournal(ctx);
-    return;
-  }
-  // Read mail leaves the journal on a later turn, once for all the mail read in this one: a twin
-  // that takes the inbox over after a crash cannot see this process's transcript, so the journal
-  // must not name read mail for long (a flood read in one turn is still one write).
-  ctx.state.journalDirty = true;
-  if (ctx.state.journalWriteScheduled) return;
-  ctx.state.journalWriteScheduled = true;
-  ctx.clock.defer(() => {
-    ctx.state.journalWriteScheduled = false;
-    if (ctx.state.journalDirty && !ctx.state.closed) writeJournal(ctx);
-  });
+export function createDelivery(ctx: EngineContext): Delivery {
+  const s: DeliveryState = { pending: new Map(), delivered: createBoundedIdSet(rememberedIdsMax), listeners: [] };
+  return {
+    accept: (outcome, senders, recovering) => accept(ctx, s, outcome, senders, recovering),
+    entered: (mailId) => entered(ctx, s, mailId),
+    onInbound(listener) {
+      s.listeners.push(listener);
+      return () => {
+        s.listeners = s.listeners.filter((l) => l !== listener);
+      };
+    },
+    settleQuiet() {
+      // Mail a stopped run dropped whose failed answer is still owed stays journaled until it is written.
+      const owed = ctx.owed.owedIds();
+      for (const id of ctx.journal.unreadIds()) {
+        if (!s.pending.has(id) && !owed.has(id)) ctx.journal.settle(id, "read");
+      }
+    },
+    pending: () => [...s.pending.values()],
+    pendingCount: () => s.pending.size,
+    drop: (mailId) => void s.pending.delete(mailId),
+    wasDelivered: (mailId) => s.delivered.has(mailId),
+  };
 }
 
-export function accept(
+function entered(ctx: EngineContext, s: DeliveryState, mailId: string): void {
+  const mail = s.pending.get(mailId);
+  // Quiet mail, or the answer an ask's tool result carried: nothing owed, only the journal.
+  ctx.journal.settle(mailId, "read");
+  if (mail === undefined) return;
+  s.pending.delete(mailId);
+  ctx.run.mailEntered(mail.hops);
+  if (ctx.ledger.isAnswered(mailId)) return;
+  ctx.run.noteRead({ id: mail.id, from: mail.from, kind: mail.kind });
+  ctx.footer.refresh();
+}
+
+function accept(
   ctx: EngineContext,
+  s: DeliveryState,
   outcome: ClaimOutcome,
   senders: Map<string, Sender>,
   recovering: boolean,
@@ -55,33 +80,29 @@ export function accept(
     case "gone":
       return;
     case "unread":
-      // Kept journaled by the caller and read again from cur/: nothing to deliver yet.
+      // Kept journaled by recovery and read again from cur/: nothing to deliver yet.
       return;
     case "set-aside":
       if (!recovering) {
-        ctx.warnOnce(`aside:${outcome.path}`, `Set aside ${outcome.path} (${outcome.reason}): it is not read as mail.`);
+        const notice = { kind: "set-aside", path: outcome.path, reason: outcome.reason } as const;
+        ctx.notices.once(`aside:${outcome.path}`, notice);
       }
       return;
     case "claimed": {
       const decoded = decodeEnvelope(outcome.text);
       if (decoded.isErr()) {
-        if (!recovering) {
-          const why = decoded.error.kind === "not-json" ? "not JSON" : decoded.error.kind;
-          ctx.warnOnce(
-            `bad:${outcome.path}`,
-            `Set aside ${outcome.path}: it is not a valid envelope (${why}); it stays in cur/.`,
-          );
-        }
+        const notice = { kind: "invalid-envelope", path: outcome.path, error: decoded.error } as const;
+        if (!recovering) ctx.notices.once(`bad:${outcome.path}`, notice);
         return;
       }
       const envelope = decoded.value;
       // Shown before the crash, or answered already (a crash after its answer was written, before
       // the journal dropped it): never shown, nor answered, a second time.
-      if (recovering && (ctx.host.hasShown(envelope.id) || ctx.state.answered.has(envelope.id))) {
-        ctx.state.delivered.add(envelope.id);
+      if (recovering && (ctx.host.hasShown(envelope.id) || ctx.ledger.isAnswered(envelope.id))) {
+        s.delivered.add(envelope.id);
         return;
       }
-      deliver(ctx, envelope, outcome.name, outcome.path, senders);
+      deliver(ctx, s, envelope, outcome.name, outcome.path, senders);
       return;
     }
     default: {
@@ -93,156 +114,113 @@ export function accept(
 
 function deliver(
   ctx: EngineContext,
+  s: DeliveryState,
   envelope: Envelope,
   name: string,
   path: string,
   senders: Map<string, Sender>,
 ): void {
-  const { state } = ctx;
-  if (envelope.to !== state.identity?.address) {
-    ctx.warnOnce(`to:${path}`, `Set aside ${path}: it is addressed to ${envelope.to}, not to this session.`);
+  if (envelope.to !== ctx.lifecycle.address()) {
+    ctx.notices.once(`to:${path}`, { kind: "misaddressed", path, to: envelope.to });
     return;
   }
-  if (state.delivered.has(envelope.id)) return;
-  state.delivered.add(envelope.id);
+  if (s.delivered.has(envelope.id)) return;
+  s.delivered.add(envelope.id);
   if (envelope.kind === "reply") {
-    deliverReply(ctx, envelope, name, path, senders);
+    deliverReply(ctx, s, envelope, name, path, senders);
     return;
   }
   const owed = { id: envelope.id, from: envelope.from as Address, kind: envelope.kind };
-  remember(state.received, envelope.id, owed);
-  if (envelope.kind === "ask") rememberAsk(ctx, envelope.id, owed.from);
-  if (takenOver(ctx, { envelope, path, requests: [], handled: false })) {
+  ctx.ledger.remember(owed);
+  if (takenOver(ctx, s, { envelope, path, requests: [], handled: false })) {
     // A takeover still arms the reply and counts as read.
-    noteRead(ctx, owed);
-    ctx.refreshFooter();
+    ctx.run.noteRead(owed);
+    ctx.footer.refresh();
     return;
   }
-  const content = frameMail({
-    envelope,
-    path,
-    sender: senderOf(ctx, owed.from, senders),
-    quoted: [],
-    askStoppedWaiting: false,
-  });
-  state.pending.set(envelope.id, { ...owed, hops: envelope.hops });
-  state.unread.set(envelope.id, name);
-  ctx.refreshFooter();
-  inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
+  const sender = ctx.presence.senderOf(owed.from, senders);
+  const content = frameMail({ envelope, path, sender, quoted: [], askStoppedWaiting: false });
+  s.pending.set(envelope.id, { ...owed, hops: envelope.hops });
+  ctx.journal.track(envelope.id, name);
+  ctx.footer.refresh();
+  inject(ctx, s, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
 }
 
 function deliverReply(
   ctx: EngineContext,
+  s: DeliveryState,
   envelope: Envelope,
   name: string,
   path: string,
   senders: Map<string, Sender>,
 ): void {
-  const { state } = ctx;
-  for (const id of envelope.in_reply_to) state.awaiting.delete(id);
-  const waiting = state.waiting;
+  for (const id of envelope.in_reply_to) ctx.footer.unawait(id);
+  const waiting = ctx.asks.waiting();
   // Only the ask's target answers it (a loop guard, not authentication): a reply from anyone else
   // that names the ask is mail like any other.
   if (waiting !== undefined && envelope.in_reply_to.includes(waiting.id) && envelope.from === waiting.to) {
     // The answer to the waiting ask is that tool call's result: neither emitted nor injected. It
     // stays journaled until the host says the result entered the conversation (messageEntered with
     // the reply's id): a crash before then shows it after the restart, as an answer nobody waits for.
-    state.unread.set(envelope.id, name);
+    ctx.journal.track(envelope.id, name);
     waiting.finish({ kind: "answered", envelope, path });
-    ctx.refreshFooter();
+    ctx.footer.refresh();
     return;
   }
   const quoted = quotedRequests(ctx, envelope);
   const requests = quoted.flatMap((q) => (q.copy === undefined ? [] : [q.copy]));
-  if (takenOver(ctx, { envelope, path, requests, handled: false })) {
-    ctx.refreshFooter();
+  if (takenOver(ctx, s, { envelope, path, requests, handled: false })) {
+    ctx.footer.refresh();
     return;
   }
   // Any ask of ours other than the waiting one stopped waiting; after a restart only its sent/ copy knows it was an ask.
   const abandoned =
-    envelope.in_reply_to.some((id) => state.abandonedAsks.has(id)) ||
-    quoted.some((q) => q.copy?.envelope.kind === "ask");
-  const sender = senderOf(ctx, envelope.from as Address, senders);
+    envelope.in_reply_to.some((id) => ctx.asks.abandoned(id)) || quoted.some((q) => q.copy?.envelope.kind === "ask");
+  const sender = ctx.presence.senderOf(envelope.from as Address, senders);
   const content = frameMail({ envelope, path, sender, quoted, askStoppedWaiting: abandoned });
-  ctx.refreshFooter();
+  ctx.footer.refresh();
   if (abandoned) {
     // An answer nobody waits for any more is delivered like a message: it starts a turn.
-    state.pending.set(envelope.id, {
-      id: envelope.id,
-      from: envelope.from as Address,
-      kind: "message",
-      hops: envelope.hops,
-    });
-    state.unread.set(envelope.id, name);
-    inject(ctx, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
+    const from = envelope.from as Address;
+    s.pending.set(envelope.id, { id: envelope.id, from, kind: "message", hops: envelope.hops });
+    ctx.journal.track(envelope.id, name);
+    inject(ctx, s, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
     return;
   }
   // Quiet mail gets no message_end. Idle, Pi appends it to the session at once: it is shown, and
   // leaves the journal now. During a run Pi holds it in memory until the turn ends: it stays in
   // the journal until settleQuiet, so a crash before then does not lose it.
-  if (state.busy) state.unread.set(envelope.id, name);
-  inject(ctx, envelope, path, content, { triggerTurn: false, deliverAs: "followUp" });
-}
-
-/** Mail for the model entered the conversation: a request or an ask is owed an answer at settle
- * (a message is owed nothing and is not kept: a flood of them must not grow the run's state). The
- * footer's "read" is the count of those still owed, kept as a set so counting costs nothing. */
-export function noteRead(ctx: EngineContext, mail: OwedMail): void {
-  const { state } = ctx;
-  if (mail.kind === "message") return;
-  state.read.push(mail);
-  if (!state.answered.has(mail.id)) state.readOwed.add(mail.id);
-}
-
-/** A bounded map: the oldest entry goes once it holds rememberedIdsMax. */
-function remember<T>(map: Map<string, T>, id: string, value: T): void {
-  map.delete(id);
-  map.set(id, value);
-  forgetOldest(map, rememberedIdsMax);
-}
-
-/** Quiet mail (unread, never pending) is in the session by now: Pi appends it at once when idle
- * and flushes what it held before a run settles. Dropped lazily, like read mail. */
-export function settleQuiet(ctx: EngineContext): void {
-  // Mail a stopped run dropped whose failed answer is still owed stays journaled until it is written.
-  const owed = new Set(ctx.state.owedReplies.flatMap((reply) => reply.inReplyTo));
-  for (const id of [...ctx.state.unread.keys()]) {
-    if (!ctx.state.pending.has(id) && !owed.has(id)) settleJournal(ctx, id, "read");
-  }
+  if (ctx.run.busy()) ctx.journal.track(envelope.id, name);
+  inject(ctx, s, envelope, path, content, { triggerTurn: false, deliverAs: "followUp" });
 }
 
 /** One lookup for all the ids a reply names (up to 50, against a sent/ that may hold thousands of
  * copies); a copy the store cannot find or read is quoted by its id alone. */
 function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[] {
-  const self = ctx.state.identity!.address;
+  const self = ctx.lifecycle.address()!;
   const found = envelope.in_reply_to.length === 0 ? undefined : ctx.store.findSentCopies(self, envelope.in_reply_to);
   const copies = found?.isOk() ? found.value : undefined;
   return envelope.in_reply_to.map((id): QuotedRequest => ({ id, copy: copies?.get(id) }));
 }
 
 /** Emits on message:inbound; true when a listener took the mail over, which counts for the hop count. */
-function takenOver(ctx: EngineContext, inbound: InboundMail): boolean {
-  emit(ctx, inbound);
-  if (!inbound.handled) return false;
-  ctx.state.hops = onMailEntered(ctx.state.hops, inbound.envelope.hops);
-  return true;
-}
-
-function emit(ctx: EngineContext, inbound: InboundMail): void {
-  for (const listener of [...ctx.state.listeners]) {
+function takenOver(ctx: EngineContext, s: DeliveryState, inbound: InboundMail): boolean {
+  for (const listener of [...s.listeners]) {
     try {
       listener(inbound);
     } catch (e) {
-      ctx.warnOnce(
-        `listener:${String(e)}`,
-        `A message:inbound listener failed: ${e instanceof Error ? e.message : String(e)}`,
-      );
+      const message = e instanceof Error ? e.message : String(e);
+      ctx.notices.once(`listener:${String(e)}`, { kind: "listener-failed", message });
     }
   }
+  if (!inbound.handled) return false;
+  ctx.run.mailEntered(inbound.envelope.hops);
+  return true;
 }
 
 function inject(
   ctx: EngineContext,
+  s: DeliveryState,
   envelope: Envelope,
   path: string,
   content: string,
@@ -252,11 +230,9 @@ function inject(
   try {
     ctx.host.inject({ content, details }, options);
   } catch (e) {
-    ctx.state.pending.delete(envelope.id);
-    ctx.state.unread.delete(envelope.id);
-    ctx.warnOnce(
-      `inject:${envelope.id}`,
-      `Could not show mail ${envelope.id}: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    s.pending.delete(envelope.id);
+    ctx.journal.untrack(envelope.id);
+    const message = e instanceof Error ? e.message : String(e);
+    ctx.notices.once(`inject:${envelope.id}`, { kind: "inject-failed", mailId: envelope.id, message });
   }
 }

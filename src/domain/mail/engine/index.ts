@@ -1,10 +1,9 @@
 export type { AskOutcome, EngineOptions, InboundListener, InboundMail, SessionIdentity } from "./context.js";
+export { type FooterCounts, footerText } from "./footer.js";
 export {
   type AskProgress,
   type AskSignal,
   createMailboxEngine,
-  type FooterCounts,
-  footerText,
   type MailboxEngine,
 } from "./mailbox-engine.js";
 export type { ReplyError, SendError, Sent } from "./outbox.js";

@@ -1,142 +1,161 @@
-// A session's mailbox from start to its polls. A start that fails (a read-only root, a full disk,
-// a folder in the way) is retried until it succeeds or the session ends: the mailbox never stays
-// off for a cause that went away. The poll does the work the watcher's hints may have missed.
-
+// A session's mailbox from start to shutdown. A start that fails (a read-only root, a full disk, a
+// folder in the way) is retried until it succeeds or the session ends: the mailbox never stays off
+// for a cause that went away. Owns who this session is, whether it is open, and its watch.
+import type { TimerHandle } from "../../../ports/shared/clock.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
+import type { WatchHandle } from "../../../ports/shared/watcher.js";
+import type { Address } from "../address.js";
 import { readConfig } from "../config.js";
-import { ownerCheckMs, startRetryMs, sweepEveryPolls, tmpLeftoverAgeMs } from "../limits.js";
-import { describeStoreError as describe } from "../store-errors.js";
-import { loadAskLedger } from "./ask-ledger.js";
-import { rebuildAwaiting } from "./awaiting.js";
+import { startRetryMs } from "../limits.js";
+import { describeStoreError } from "../store-errors.js";
 import type { EngineContext, SessionIdentity } from "./context.js";
-import { writeJournal } from "./delivery.js";
-import { claimHinted, recoverClaimed, retryStranded, scanInbox } from "./intake.js";
-import { stillOwner, takeOwnership } from "./ownership.js";
-import { findRunning, refreshOwnRecord, writeOwnRecord } from "./presence.js";
-import { pruneBoxes } from "./prune.js";
-import { rootHolds } from "./root-guard.js";
-import { retryOwedReplies } from "./settle.js";
 
-/** sessionStarted: opens the mailbox (retrying), then starts it. */
-export function beginSession(ctx: EngineContext, identity: SessionIdentity): void {
-  openMailbox(ctx, identity, () => start(ctx, identity));
+export interface Lifecycle {
+  /** A copy: who this session is, once its mailbox opened. */
+  identity(): SessionIdentity | undefined;
+  address(): Address | undefined;
+  closed(): boolean;
+  /** Inside sessionStarted: nothing is emitted from there. */
+  starting(): boolean;
+  start(identity: SessionIdentity): void;
+  rename(name: string | undefined): void;
+  /** This process holds the inbox (at start, or taken over from a twin): record, watch, recovery. */
+  own(): void;
+  /** Another process holds the inbox now: this one stops watching it. */
+  unwatch(): void;
+  shutdown(): void;
+  /** The mail root is no longer the folder opened at start: stops as shutdown does, and says why. */
+  halt(error: StoreError): void;
 }
 
-/** Opens the root and this session's box, then runs `begin`; on failure, says so once and tries
- * again every startRetryMs. Until it opens, the session has no identity: every send is refused as
- * "the mailbox is not running", and nothing is claimed. */
-export function openMailbox(ctx: EngineContext, identity: SessionIdentity, begin: () => void): void {
-  const { state } = ctx;
-  state.opening = identity;
+interface LifecycleState {
+  identity: SessionIdentity | undefined;
+  /** The identity of a start whose open failed, retried until it opens. */
+  opening: SessionIdentity | undefined;
+  /** An open failed since the last success: its success is told. */
+  openFailed: boolean;
+  openRetry: TimerHandle | undefined;
+  closed: boolean;
+  starting: boolean;
+  watch: WatchHandle | undefined;
+}
+
+export function createLifecycle(ctx: EngineContext): Lifecycle {
+  const s: LifecycleState = {
+    identity: undefined,
+    opening: undefined,
+    openFailed: false,
+    openRetry: undefined,
+    closed: false,
+    starting: false,
+    watch: undefined,
+  };
+  return {
+    identity: () => (s.identity === undefined ? undefined : { ...s.identity }),
+    address: () => s.identity?.address,
+    closed: () => s.closed,
+    starting: () => s.starting,
+    start: (identity) => start(ctx, s, identity),
+    rename: (name) => rename(ctx, s, name),
+    own: () => own(ctx, s),
+    unwatch() {
+      s.watch?.close();
+      s.watch = undefined;
+    },
+    shutdown: () => shutdown(ctx, s),
+    halt: (error) => halt(ctx, s, error),
+  };
+}
+
+function start(ctx: EngineContext, s: LifecycleState, identity: SessionIdentity): void {
+  if (s.identity !== undefined || s.opening !== undefined || s.closed) return;
+  s.starting = true;
+  try {
+    openMailbox(ctx, s, { ...identity });
+  } finally {
+    s.starting = false;
+  }
+  ctx.footer.refresh();
+}
+
+function rename(ctx: EngineContext, s: LifecycleState, name: string | undefined): void {
+  if (s.opening !== undefined) s.opening.name = name;
+  if (s.identity === undefined || s.closed) return;
+  s.identity.name = name;
+  ctx.presence.write();
+}
+
+/** Opens the root and this session's box, then begins; on failure, says so once and tries again
+ * every startRetryMs. Until it opens, the session has no identity: every send is refused as "the
+ * mailbox is not running", and nothing is claimed. */
+function openMailbox(ctx: EngineContext, s: LifecycleState, identity: SessionIdentity): void {
+  s.opening = identity;
   const opened = ctx.store.openRoot().andThen(() => ctx.store.openBox(identity.address));
   if (opened.isErr()) {
-    ctx.warnOnce(
-      `open:${describe(opened.error)}`,
-      `The mailbox is off for this session: ${describe(opened.error)}. It tries again every ${startRetryMs / 1000} s.`,
-      "error",
-    );
-    state.openFailed = true;
-    state.openRetry = ctx.clock.setTimer(startRetryMs, () => {
-      state.openRetry = undefined;
-      if (!state.closed && state.opening !== undefined) openMailbox(ctx, state.opening, begin);
+    const notice = { kind: "mailbox-off", error: opened.error, retryMs: startRetryMs } as const;
+    ctx.notices.once(`open:${describeStoreError(opened.error)}`, notice);
+    s.openFailed = true;
+    s.openRetry = ctx.clock.setTimer(startRetryMs, () => {
+      s.openRetry = undefined;
+      if (!s.closed && s.opening !== undefined) openMailbox(ctx, s, s.opening);
     });
     return;
   }
-  if (state.openFailed) ctx.notify("The mailbox is on again for this session.", "info");
-  state.opening = undefined;
-  state.openFailed = false;
-  state.identity = identity;
-  if (opened.value.openToOthers) {
-    ctx.warnOnce(
-      "open-folder",
-      `This session's mailbox folder is open to other users. Run: chmod 700 ${opened.value.path}`,
-    );
-  }
-  begin();
+  if (s.openFailed) ctx.notices.tell({ kind: "mailbox-on" });
+  s.opening = undefined;
+  s.openFailed = false;
+  s.identity = identity;
+  if (opened.value.openToOthers) ctx.notices.once("open-folder", { kind: "folder-open", path: opened.value.path });
+  begin(ctx, s);
 }
 
-function start(ctx: EngineContext, identity: SessionIdentity): void {
-  const { state } = ctx;
+function begin(ctx: EngineContext, s: LifecycleState): void {
   const reading = readConfig(ctx.config.read(), ctx.config.path);
-  if (reading.problem !== undefined) ctx.warnOnce("config", reading.problem);
-  state.ownerCheckedMs = ctx.clock.now();
-  if (takeOwnership(ctx)) own(ctx, identity);
-  else state.guest = true;
-  // The tmp/ sweep and the prune read every mailbox folder: they wait for the first poll, off
-  // the path of Pi's start (until Pi answers its first request, every millisecond shows).
-  state.startChores = () => {
-    rebuildAwaiting(ctx);
-    sweep(ctx);
-    pruneBoxes(ctx, reading.config.pruneAfterDays);
-  };
-  schedulePoll(ctx);
+  if (reading.problem !== undefined) ctx.notices.once("config", { kind: "config", problem: reading.problem });
+  if (ctx.ownership.start()) own(ctx, s);
+  ctx.poll.begin(reading.config.pruneAfterDays);
 }
 
 /** What only the process that owns the inbox does: the record, the watch, recovery and claims. */
-function own(ctx: EngineContext, identity: SessionIdentity): void {
-  const { state } = ctx;
-  state.guest = false;
-  loadAskLedger(ctx);
-  writeOwnRecord(ctx);
+function own(ctx: EngineContext, s: LifecycleState): void {
+  const address = s.identity?.address;
+  if (address === undefined) return;
+  ctx.ledger.load();
+  ctx.presence.write();
   if (ctx.watch) {
-    state.watch = ctx.watcher.watch(`${ctx.store.root}/${identity.address}/new`, (name) => {
-      if (!state.closed) claimHinted(ctx, name);
+    s.watch = ctx.watcher.watch(`${ctx.store.root}/${address}/new`, (name) => {
+      if (!s.closed) ctx.intake.hinted(name);
     });
   }
   // Never inside the start call: listeners rebuild their state in their own session_start first.
   // Mail a crash left claimed but never shown is delivered before anything new is claimed.
   ctx.clock.defer(() => {
-    if (!state.closed) recoverClaimed(ctx, false);
+    if (!s.closed) ctx.recovery.recover(false);
   });
 }
 
-function schedulePoll(ctx: EngineContext): void {
-  ctx.state.poll = ctx.clock.setTimer(ctx.pollIntervalMs, () => poll(ctx));
+function shutdown(ctx: EngineContext, s: LifecycleState): void {
+  if (s.closed) return;
+  ctx.asks.abort();
+  // Idle, Pi has appended every quiet mail; during a run it may still hold some: keep those.
+  if (!ctx.run.busy()) ctx.delivery.settleQuiet();
+  ctx.journal.flush();
+  s.closed = true;
+  s.watch?.close();
+  ctx.poll.cancel();
+  s.openRetry?.cancel();
+  ctx.presence.remove();
+  ctx.ownership.release();
+  if (s.identity !== undefined) ctx.store.release(s.identity.address);
+  ctx.footer.clear();
 }
 
-function poll(ctx: EngineContext): void {
-  const { state } = ctx;
-  if (state.closed || !rootHolds(ctx)) return;
-  state.polls++;
-  recoverClaimed(ctx, false);
-  retryStranded(ctx);
-  retryOwedReplies(ctx);
-  scanInbox(ctx);
-  const chores = state.startChores;
-  state.startChores = undefined;
-  chores?.();
-  if (state.journalDirty) writeJournal(ctx);
-  checkWaitingTarget(ctx);
-  refreshOwnRecord(ctx);
-  checkOwner(ctx);
-  if (state.polls % sweepEveryPolls === 0) sweep(ctx);
-  schedulePoll(ctx);
-}
-
-function sweep(ctx: EngineContext): void {
-  const address = ctx.state.identity?.address;
-  if (address !== undefined) ctx.store.sweepTmp(address, ctx.clock.now(), tmpLeftoverAgeMs);
-}
-
-function checkWaitingTarget(ctx: EngineContext): void {
-  const waiting = ctx.state.waiting;
-  if (waiting !== undefined && findRunning(ctx, waiting.to) === undefined) waiting.finish({ kind: "target-gone" });
-}
-
-/** A guest tries to take the inbox over; an owner checks it still holds it. */
-function checkOwner(ctx: EngineContext): void {
-  const { state } = ctx;
-  const now = ctx.clock.now();
-  if (now - state.ownerCheckedMs < ownerCheckMs || state.identity === undefined) return;
-  state.ownerCheckedMs = now;
-  if (state.guest) {
-    if (!takeOwnership(ctx)) return;
-    ctx.notify("This process now holds this session's mailbox: mail to it is read here.", "info");
-    own(ctx, state.identity);
-    return;
-  }
-  if (stillOwner(ctx)) return;
-  // Another process holds it now: stop claiming; what this one showed stays shown.
-  state.guest = true;
-  state.watch?.close();
-  state.watch = undefined;
+function halt(ctx: EngineContext, s: LifecycleState, error: StoreError): void {
+  s.closed = true;
+  s.watch?.close();
+  ctx.poll.cancel();
+  ctx.asks.abort();
+  if (s.identity !== undefined) ctx.store.release(s.identity.address);
+  ctx.footer.clear();
+  ctx.notices.tell({ kind: "mailbox-stopped", error });
 }

@@ -1,48 +1,30 @@
 // One session's mailbox: the state machine of the spec, driven by its host's events and acting
 // only through ports. A host (Pi, the simulator) calls these methods; the engine never calls back
-// into the host except through AgentHost.
+// into the host except through AgentHost. This facade only routes each event to the part that
+// owns it; the parts hold the state and the logic.
 import type { Result } from "neverthrow";
-import type { NoticeLevel } from "../../../ports/mail/agent-host.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import { createBoundedIdSet } from "../../shared/bounded-id-set.js";
-import { sanitizeField } from "../../shared/text/sanitize.js";
 import type { Address } from "../address.js";
-import { freshHops, onInput, onMailEntered } from "../hop-rules.js";
-import { claimedNamesMax, noticeCharsMax, rememberedIdsMax } from "../limits.js";
 import type { RunOutcome } from "../settle-rules.js";
-import { type AskProgress, type AskSignal, ask } from "./ask.js";
-import type {
-  AskOutcome,
-  EngineContext,
-  EngineOptions,
-  EngineState,
-  InboundListener,
-  SessionIdentity,
-} from "./context.js";
-import { noteRead, settleJournal, settleQuiet, writeJournal } from "./delivery.js";
-import { recoverClaimed, scanInbox } from "./intake.js";
-import { beginSession } from "./lifecycle.js";
-import {
-  type ReplyError,
-  replyToAsk,
-  resolveRecipient,
-  type SendError,
-  type Sent,
-  sendMessage,
-  sendRequest,
-} from "./outbox.js";
-import { releaseOwnership } from "./ownership.js";
-import { type ListedSession, listSessions, removeOwnRecord, writeOwnRecord } from "./presence.js";
+import { type AskProgress, type AskResult, type AskSignal, createAsks } from "./ask.js";
+import { createAskLedger } from "./ask-ledger.js";
+import type { EngineContext, EngineOptions, EngineParts, InboundListener, SessionIdentity } from "./context.js";
+import { createDelivery } from "./delivery.js";
+import { createFooter, type FooterCounts } from "./footer.js";
+import { createIntake } from "./intake.js";
+import { createJournal } from "./journal.js";
+import { createLifecycle } from "./lifecycle.js";
+import { createNotices } from "./notices.js";
+import { createOutbox, type ReplyError, type SendError, type Sent } from "./outbox.js";
+import { createOwedReplies } from "./owed-replies.js";
+import { createOwnership } from "./ownership.js";
+import { createPoll } from "./poll.js";
+import { createPresence, type ListedSession } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
-import { settle } from "./settle.js";
+import { createRecovery } from "./recovery.js";
+import { createRun } from "./settle.js";
 
 export type { AskProgress, AskSignal } from "./ask.js";
-
-export interface FooterCounts {
-  pending: number;
-  read: number;
-  awaiting: number;
-}
 
 export interface MailboxEngine {
   sessionStarted(identity: SessionIdentity): void;
@@ -70,7 +52,7 @@ export interface MailboxEngine {
     body: string,
     signal: AskSignal | undefined,
     onProgress?: (progress: AskProgress) => void,
-  ): Promise<Result<{ sent: Sent; outcome: AskOutcome }, SendError>>;
+  ): Promise<AskResult>;
   reply(askId: string, body: string): Result<Sent, ReplyError>;
   prune(): Result<number, StoreError>;
   footer(): FooterCounts;
@@ -81,187 +63,52 @@ export interface MailboxEngine {
   wasDropped(mailId: string): boolean;
 }
 
-function initialState(): EngineState {
-  return {
-    identity: undefined,
-    closed: false,
-    busy: false,
-    hops: freshHops,
-    pending: new Map(),
-    unread: new Map(),
-    stranded: new Map(),
-    recovering: undefined,
-    queue: [],
-    listingTruncated: false,
-    drainScheduled: false,
-    opening: undefined,
-    guest: false,
-    ownerToken: undefined,
-    ownerText: undefined,
-    ownerCheckedMs: 0,
-    openFailed: false,
-    openRetry: undefined,
-    journalDirty: false,
-    journalWriteScheduled: false,
-    read: [],
-    readOwed: new Set(),
-    held: [],
-    owedReplies: [],
-    received: new Map(),
-    askLedger: { open: new Map(), answered: [] },
-    answered: createBoundedIdSet(rememberedIdsMax),
-    delivered: createBoundedIdSet(rememberedIdsMax),
-    awaiting: createBoundedIdSet(rememberedIdsMax),
-    abandonedAsks: createBoundedIdSet(rememberedIdsMax),
-    dropped: createBoundedIdSet(rememberedIdsMax),
-    waiting: undefined,
-    asking: undefined,
-    listeners: [],
-    senders: new Map(),
-    hiddenNamed: 0,
-    warned: new Set(),
-    lastRecordText: undefined,
-    watch: undefined,
-    poll: undefined,
-    starting: false,
-    scanning: false,
-    rescan: false,
-    claimedNames: createBoundedIdSet(claimedNamesMax),
-    footerStale: false,
-    footerShown: undefined,
-    polls: 0,
-    startChores: undefined,
-  };
-}
-
-export function footerText(counts: FooterCounts): string | undefined {
-  const parts = [
-    counts.pending > 0 ? `${counts.pending} pending` : "",
-    counts.read > 0 ? `${counts.read} read` : "",
-    counts.awaiting > 0 ? `${counts.awaiting} awaiting` : "",
-  ].filter((p) => p !== "");
-  return parts.length === 0 ? undefined : `✉ ${parts.join(" · ")}`;
-}
-
 export function createMailboxEngine(options: EngineOptions): MailboxEngine {
-  const state = initialState();
-  const ctx: EngineContext = {
-    ...options,
-    state,
-    warnOnce(key: string, text: string, level: NoticeLevel = "warning") {
-      if (state.warned.has(key) || state.warned.size > rememberedIdsMax) return;
-      state.warned.add(key);
-      ctx.notify(text, level);
-    },
-    // Notices name file names, paths and errors a peer can shape: none reaches the UI raw.
-    notify: (text, level) => options.host.notify(sanitizeField(text, noticeCharsMax), level),
-    refreshFooter() {
-      if (state.closed) return;
-      // A scan claims up to a batch of mail: one footer for all of it, when the scan ends.
-      if (state.scanning) {
-        state.footerStale = true;
-        return;
-      }
-      state.footerStale = false;
-      const text = footerText(counts());
-      if (text === state.footerShown) return;
-      state.footerShown = text;
-      options.host.setStatus(text);
-    },
-    writeRecord: () => writeOwnRecord(ctx),
-  };
-
-  const counts = (): FooterCounts => ({
-    pending: state.pending.size,
-    read: state.readOwed.size + state.held.length,
-    awaiting: state.awaiting.size,
-  });
-
-  const engine: MailboxEngine = {
-    sessionStarted(identity) {
-      if (state.identity !== undefined || state.opening !== undefined || state.closed) return;
-      state.starting = true;
-      try {
-        beginSession(ctx, { ...identity });
-      } finally {
-        state.starting = false;
-      }
-      ctx.refreshFooter();
-    },
-    renamed(name) {
-      if (state.opening !== undefined) state.opening.name = name;
-      if (state.identity === undefined || state.closed) return;
-      state.identity.name = name;
-      writeOwnRecord(ctx);
-    },
-    input() {
-      state.hops = onInput(state.hops);
-    },
-    runStarted() {
-      if (state.busy || state.closed) return;
-      state.busy = true;
-      writeOwnRecord(ctx);
-    },
-    messageEntered(mailId) {
-      const mail = state.pending.get(mailId);
-      if (mail === undefined) {
-        // Quiet mail, or the answer an ask's tool result carried: nothing owed, only the journal.
-        settleJournal(ctx, mailId, "read");
-        return;
-      }
-      state.pending.delete(mailId);
-      settleJournal(ctx, mailId, "read");
-      state.hops = onMailEntered(state.hops, mail.hops);
-      if (state.answered.has(mailId)) return;
-      noteRead(ctx, { id: mail.id, from: mail.from, kind: mail.kind });
-      ctx.refreshFooter();
-    },
-    runSettled(outcome) {
-      if (state.closed) return;
-      settle(ctx, outcome);
-      state.busy = false;
-      writeOwnRecord(ctx);
-      ctx.refreshFooter();
-    },
-    shutdown() {
-      if (state.closed) return;
-      state.waiting?.finish({ kind: "aborted" });
-      // Idle, Pi has appended every quiet mail; during a run it may still hold some: keep those.
-      if (!state.busy) settleQuiet(ctx);
-      if (state.journalDirty) writeJournal(ctx);
-      state.closed = true;
-      state.watch?.close();
-      state.poll?.cancel();
-      state.openRetry?.cancel();
-      removeOwnRecord(ctx);
-      releaseOwnership(ctx);
-      if (state.identity !== undefined) options.store.release(state.identity.address);
-      options.host.setStatus(undefined);
-    },
-    onInbound(listener) {
-      state.listeners.push(listener);
-      return () => {
-        state.listeners = state.listeners.filter((l) => l !== listener);
-      };
-    },
-    scan() {
-      // An explicit scan (message:scan) after start may run the start-up claim early, never inside it;
-      // it claims everything waiting before it returns.
-      if (state.identity === undefined || state.starting) return;
-      recoverClaimed(ctx, true);
-      scanInbox(ctx, true);
-    },
-    identity: () => (state.identity === undefined ? undefined : { ...state.identity }),
-    list: () => listSessions(ctx),
-    resolve: (to) => resolveRecipient(ctx, to).map((resolved) => resolved.address),
-    request: (to, body, via) => sendRequest(ctx, to, body, via),
-    send: (to, body) => sendMessage(ctx, to, body),
-    ask: (to, body, signal, onProgress) => ask(ctx, to, body, signal, onProgress),
-    reply: (askId, body) => replyToAsk(ctx, askId, body),
+  const ctx = wire(options);
+  return {
+    sessionStarted: (identity) => ctx.lifecycle.start(identity),
+    renamed: (name) => ctx.lifecycle.rename(name),
+    input: () => ctx.run.input(),
+    runStarted: () => ctx.run.started(),
+    messageEntered: (mailId) => ctx.delivery.entered(mailId),
+    runSettled: (outcome) => ctx.run.settled(outcome),
+    shutdown: () => ctx.lifecycle.shutdown(),
+    onInbound: (listener) => ctx.delivery.onInbound(listener),
+    scan: () => ctx.intake.scanNow(),
+    identity: () => ctx.lifecycle.identity(),
+    list: () => ctx.presence.list(),
+    resolve: (to) => ctx.outbox.resolve(to).map((resolved) => resolved.address),
+    request: (to, body, via) => ctx.outbox.request(to, body, via),
+    send: (to, body) => ctx.outbox.send(to, body),
+    ask: (to, body, signal, onProgress) => ctx.asks.ask(to, body, signal, onProgress),
+    reply: (askId, body) => ctx.outbox.reply(askId, body),
     prune: () => pruneBoxes(ctx, undefined),
-    footer: counts,
-    hops: () => state.hops.count,
-    wasDropped: (mailId) => state.dropped.has(mailId),
+    footer: () => ctx.footer.counts(),
+    hops: () => ctx.run.hops().count,
+    wasDropped: (mailId) => ctx.run.wasDropped(mailId),
   };
-  return engine;
+}
+
+/** The parts find each other through the context when an event comes, never while they are
+ * created: each is created once, with the ports, before the first event. */
+function wire(options: EngineOptions): EngineContext {
+  const ctx = { ...options } as EngineContext;
+  const parts: EngineParts = {
+    notices: createNotices(options.host),
+    lifecycle: createLifecycle(ctx),
+    ownership: createOwnership(ctx),
+    poll: createPoll(ctx),
+    intake: createIntake(ctx),
+    recovery: createRecovery(ctx),
+    journal: createJournal(ctx),
+    delivery: createDelivery(ctx),
+    run: createRun(ctx),
+    outbox: createOutbox(ctx),
+    owed: createOwedReplies(ctx),
+    asks: createAsks(ctx),
+    ledger: createAskLedger(ctx),
+    presence: createPresence(ctx),
+    footer: createFooter(ctx),
+  };
+  return Object.assign(ctx, parts);
 }

@@ -1,18 +1,16 @@
-// Writing mail: requests, messages, asks, replies. Every refusal is decided before anything is written.
+// Writing mail: requests, messages, asks, replies. Every refusal is decided before anything is
+// written. Holds no state of its own: what it writes is remembered by the parts that wait on it.
 import { err, ok, type Result } from "neverthrow";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
-import { cutUtf8, utf8Bytes } from "../../shared/text/utf8.js";
+import { utf8Bytes } from "../../shared/text/utf8.js";
 import { type Address, isAddress } from "../address.js";
 import { type AddressError, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
 import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
 import { sendBodyBytesMax } from "../limits.js";
-import { describeStoreError as describe } from "../store-errors.js";
-import { markAnswered, unmarkAnswered } from "./ask-ledger.js";
 import type { EngineContext } from "./context.js";
-import { findRunning, findSession, sessionsNamed, writeOwnRecord } from "./presence.js";
 
 export type SendError =
   | { kind: "no-session" }
@@ -39,9 +37,47 @@ export interface Sent {
   unsynced: StoreError | undefined;
 }
 
+export interface Outbox {
+  /** Resolves a typed recipient against the running sessions that could match it. */
+  resolve(to: string): Result<Resolved, SendError>;
+  /** A request on the user's behalf (`/mailbox`, or `message:send`). */
+  request(to: string, body: string, via: "command" | "hook"): Result<Sent, SendError>;
+  /** session_mail_send: a message that expects no answer. */
+  send(to: string, body: string): Result<Sent, SendError>;
+  /** The checks of session_mail_ask, then the ask itself; the caller waits for the answer. */
+  writeAsk(to: string, body: string): Result<Sent, SendError>;
+  /** session_mail_reply. */
+  reply(askId: string, body: string): Result<Sent, ReplyError>;
+  /** Writes one envelope as given (an automatic answer): only the store can refuse it. */
+  write(fields: MailFields): Result<Sent, WriteError>;
+}
+
+export function createOutbox(ctx: EngineContext): Outbox {
+  return {
+    resolve: (to) => resolveRecipient(ctx, to),
+    request: (to, body, via) => sendRequest(ctx, to, body, via),
+    send: (to, body) => sendMessage(ctx, to, body),
+    writeAsk: (to, body) => writeAsk(ctx, to, body),
+    reply: (askId, body) => replyToAsk(ctx, askId, body),
+    write: (fields) => write(ctx, fields),
+  };
+}
+
+/** What a write can fail on once every check passed. */
+type WriteError = Extract<SendError, { kind: "store" }>;
+
+interface MailFields {
+  to: Address;
+  kind: MailKind;
+  hops: number;
+  body: string;
+  inReplyTo?: string[];
+  status?: ReplyStatus;
+}
+
 function self(ctx: EngineContext): Result<Address, SendError> {
-  const identity = ctx.state.identity;
-  return identity === undefined || ctx.state.closed ? err({ kind: "no-session" }) : ok(identity.address);
+  const address = ctx.lifecycle.address();
+  return address === undefined || ctx.lifecycle.closed() ? err({ kind: "no-session" }) : ok(address);
 }
 
 function checkBody(body: string): Result<string, SendError> {
@@ -53,7 +89,7 @@ function checkBody(body: string): Result<string, SendError> {
 /** The hop limit from session-mail.json, read at each send. */
 function hopLimit(ctx: EngineContext): number {
   const reading = readConfig(ctx.config.read(), ctx.config.path);
-  if (reading.problem !== undefined) ctx.warnOnce("config", reading.problem, "warning");
+  if (reading.problem !== undefined) ctx.notices.once("config", { kind: "config", problem: reading.problem });
   return reading.config.hopLimit;
 }
 
@@ -63,10 +99,9 @@ interface Resolved {
   running: boolean;
 }
 
-/** Resolves a typed recipient against the running sessions that could match it. */
-export function resolveRecipient(ctx: EngineContext, to: string): Result<Resolved, SendError> {
+function resolveRecipient(ctx: EngineContext, to: string): Result<Resolved, SendError> {
   return self(ctx).andThen((me) => {
-    const named = sessionsNamed(ctx, to);
+    const named = ctx.presence.named(to);
     const candidates = [...named].map(([address, judged]) => ({ address, name: judged.record.name }));
     return resolveAddress(to, me, candidates)
       .map((address) => ({ address, running: named.has(address) }))
@@ -76,11 +111,11 @@ export function resolveRecipient(ctx: EngineContext, to: string): Result<Resolve
 
 function write(
   ctx: EngineContext,
-  fields: { to: Address; kind: MailKind; hops: number; body: string; inReplyTo?: string[]; status?: ReplyStatus },
+  fields: MailFields,
   /** Whether the recipient runs, when the caller judged it already. */
   known?: boolean,
-): Result<Sent, SendError> {
-  const me = ctx.state.identity!.address;
+): Result<Sent, WriteError> {
+  const me = ctx.lifecycle.address()!;
   const now = ctx.clock.now();
   const envelope: Envelope = {
     id: ctx.entropy.uuid(),
@@ -99,76 +134,70 @@ function write(
   const { path, unsynced } = delivered.value;
   if (fields.kind !== "reply") {
     const kept = ctx.store.keepSent(envelope, now);
-    if (kept.isErr()) ctx.warnOnce("sent-copy", `Could not keep a copy in sent/: ${describe(kept.error)}`);
-    if (fields.kind !== "message") ctx.state.awaiting.add(envelope.id);
+    if (kept.isErr()) ctx.notices.once("sent-copy", { kind: "sent-copy-failed", error: kept.error });
+    if (fields.kind !== "message") ctx.footer.await(envelope.id);
   }
-  const recipientRunning = known ?? findRunning(ctx, fields.to) !== undefined;
-  ctx.refreshFooter();
+  const recipientRunning = known ?? ctx.presence.findRunning(fields.to) !== undefined;
+  ctx.footer.refresh();
   return ok({ envelope, path, recipientRunning, unsynced });
 }
 
-/** A request on the user's behalf. `/mailbox` resolves names and carries 0 hops; `message:send`
- * takes an address and carries the run's count. Never refused for hops. */
-export function sendRequest(
-  ctx: EngineContext,
-  to: string,
-  body: string,
-  via: "command" | "hook",
-): Result<Sent, SendError> {
+/** `/mailbox` resolves names and carries 0 hops; `message:send` takes an address and carries the
+ * run's count. Never refused for hops. */
+function sendRequest(ctx: EngineContext, to: string, body: string, via: "command" | "hook"): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => checkBody(body))
     .andThen((): Result<{ address: Address; running: boolean | undefined }, SendError> => {
       if (via === "command") return resolveRecipient(ctx, to);
       if (!isAddress(to)) return err({ kind: "invalid-address", to });
-      return to === ctx.state.identity!.address
+      return to === ctx.lifecycle.address()
         ? err({ kind: "address", error: { kind: "self", address: to } })
         : ok({ address: to, running: undefined });
     })
     .andThen(({ address, running }) => {
-      const hops = via === "hook" && ctx.state.busy ? ctx.state.hops.count : 0;
+      const hops = via === "hook" && ctx.run.busy() ? ctx.run.hops().count : 0;
       return write(ctx, { to: address, kind: "request", hops, body }, running);
     });
 }
 
-/** session_mail_send: a message that expects no answer; reaches a closed session by full id. */
-export function sendMessage(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
+/** Reaches a closed session by full id. */
+function sendMessage(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => resolveRecipient(ctx, to))
     .andThen((resolved) => checkBody(body).map(() => resolved))
     .andThen(({ address, running }) => {
-      const refusal = checkHopLimit(ctx.state.hops, hopLimit(ctx));
+      const refusal = checkHopLimit(ctx.run.hops(), hopLimit(ctx));
       if (refusal !== undefined) return err(refusal);
-      return write(ctx, { to: address, kind: "message", hops: ctx.state.hops.count, body }, running);
+      return write(ctx, { to: address, kind: "message", hops: ctx.run.hops().count, body }, running);
     });
 }
 
-/** The checks of session_mail_ask, then the ask itself; the caller waits for the answer. */
-export function writeAsk(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
+function writeAsk(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => {
-      const waiting = ctx.state.waiting;
+      const waiting = ctx.asks.waiting();
       return waiting === undefined ? ok(undefined) : err<undefined, SendError>({ kind: "ask-waiting", on: waiting.to });
     })
     .andThen(() => resolveRecipient(ctx, to))
     .andThen(({ address }) => checkBody(body).map(() => address))
     .andThen((address) => {
       // Read again: what it waits on must be now's (an ask back at once is refused as a deadlock).
-      const target = findSession(ctx, address);
+      const target = ctx.presence.find(address);
       if (target === undefined) return err<Address, SendError>({ kind: "not-running", to: address });
       if (target.stopped) return err<Address, SendError>({ kind: "target-stopped", to: address });
-      if (target.record.waitingOn === ctx.state.identity!.address)
+      if (target.record.waitingOn === ctx.lifecycle.address())
         return err<Address, SendError>({ kind: "deadlock", to: address });
-      const refusal = checkHopLimit(ctx.state.hops, hopLimit(ctx));
+      const refusal = checkHopLimit(ctx.run.hops(), hopLimit(ctx));
       return refusal === undefined ? ok(address) : err<Address, SendError>(refusal);
     })
     .andThen((address) => {
       // The record names the target before the ask is published: a target that asks back at once
       // must find this session waiting on it (and be refused), not a record a moment behind.
-      ctx.state.asking = address;
-      writeOwnRecord(ctx);
-      const sent = write(ctx, { to: address, kind: "ask", hops: ctx.state.hops.count, body }, true);
-      ctx.state.asking = undefined;
-      if (sent.isErr()) writeOwnRecord(ctx);
+      ctx.asks.announce(address);
+      ctx.presence.write();
+      const sent = write(ctx, { to: address, kind: "ask", hops: ctx.run.hops().count, body }, true);
+      ctx.asks.announce(undefined);
+      if (sent.isErr()) ctx.presence.write();
       return sent;
     });
 }
@@ -182,67 +211,36 @@ export type ReplyError =
   | { kind: "already-answered"; id: string }
   | { kind: "store"; error: StoreError };
 
-/** session_mail_reply: answers one open ask at once with status done and the turn's hop count. */
-export function replyToAsk(ctx: EngineContext, askId: string, body: string): Result<Sent, ReplyError> {
-  if (ctx.state.identity === undefined || ctx.state.closed) return err({ kind: "no-session" });
-  const received = ctx.state.received.get(askId);
+/** Answers one open ask at once with status done and the turn's hop count. */
+function replyToAsk(ctx: EngineContext, askId: string, body: string): Result<Sent, ReplyError> {
+  if (ctx.lifecycle.address() === undefined || ctx.lifecycle.closed()) return err({ kind: "no-session" });
+  const received = ctx.ledger.received(askId);
   // Answered before a restart: the ledger remembers the id, not the ask.
-  if (received === undefined && ctx.state.answered.has(askId)) return err({ kind: "already-answered", id: askId });
+  if (received === undefined && ctx.ledger.isAnswered(askId)) return err({ kind: "already-answered", id: askId });
   if (received === undefined) {
-    return ctx.state.delivered.has(askId)
+    return ctx.delivery.wasDelivered(askId)
       ? err({ kind: "not-an-ask", id: askId, is: "reply" })
       : err({ kind: "unknown-ask", id: askId });
   }
   if (received.kind !== "ask") return err({ kind: "not-an-ask", id: askId, is: received.kind });
-  if (ctx.state.answered.has(askId)) return err({ kind: "already-answered", id: askId });
+  if (ctx.ledger.isAnswered(askId)) return err({ kind: "already-answered", id: askId });
   if (body.trim() === "") return err({ kind: "empty-body" });
   const bytes = utf8Bytes(body);
   if (bytes > sendBodyBytesMax) return err({ kind: "body-too-large", bytes, max: sendBodyBytesMax });
   // Answered before it is written: a crash in between loses this answer, never sends a second.
-  markAnswered(ctx, [askId]);
+  ctx.ledger.markAnswered([askId]);
   const sent = write(ctx, {
     to: received.from,
     kind: "reply",
-    hops: ctx.state.hops.count,
+    hops: ctx.run.hops().count,
     body,
     inReplyTo: [askId],
     status: "done",
   });
   if (sent.isErr()) {
-    unmarkAnswered(ctx, askId, received.from);
-    return err(sent.error.kind === "store" ? sent.error : { kind: "no-session" });
+    ctx.ledger.unmarkAnswered(askId, received.from);
+    return err(sent.error);
   }
-  ctx.refreshFooter();
+  ctx.footer.refresh();
   return ok(sent.value);
-}
-
-/** An automatic answer at settle: carries the count, never refused, cut to the size limit. */
-export interface AutomaticReply {
-  to: Address;
-  inReplyTo: string[];
-  status: ReplyStatus;
-  body: string;
-  hops: number;
-}
-
-/** Writes an answer of a settle; false when it could not be written (it is still owed). */
-export function writeAutomaticReply(ctx: EngineContext, reply: AutomaticReply): boolean {
-  const { text, cut } = cutUtf8(reply.body, sendBodyBytesMax - 200);
-  const body = cut ? `${text}\n\n[The answer was cut at ${sendBodyBytesMax / 1024} KiB.]` : text;
-  const sent = write(ctx, {
-    to: reply.to,
-    kind: "reply",
-    hops: reply.hops,
-    body,
-    inReplyTo: reply.inReplyTo,
-    status: reply.status,
-  });
-  if (sent.isOk()) return true;
-  const why = sent.error.kind === "store" ? describe(sent.error.error) : sent.error.kind;
-  ctx.warnOnce(
-    `reply:${reply.inReplyTo.join(",")}`,
-    `Could not write the answer to ${reply.to} (${why}); it is kept and tried again at each poll.`,
-    "error",
-  );
-  return false;
 }

@@ -4,12 +4,64 @@
 // but claims nothing, writes no record and prunes nothing of its own, until the owner is gone.
 import { integer, parseShaped, record, text } from "../../shared/shape.js";
 import type { Address } from "../address.js";
+import { ownerCheckMs, ownerTakeoverAttemptsMax } from "../limits.js";
 import { decodeRunningRecord, isFreshRecord } from "../running-record.js";
-import { describeStoreError as describe } from "../store-errors.js";
+import { describeStoreError } from "../store-errors.js";
 import type { EngineContext } from "./context.js";
 
-/** Tries to take a holder over that often: a twin closing makes the other one the owner. */
-const attemptsMax = 3;
+export interface Ownership {
+  /** Another process owns this address's inbox: this one sends, but claims and records nothing. */
+  guest(): boolean;
+  /** At open: whether this process owns the inbox now (a guest otherwise). */
+  start(): boolean;
+  /** At most every ownerCheckMs: a guest tries to take the inbox over, an owner checks it still holds it. */
+  check(): "unchanged" | "taken" | "lost";
+  /** Lets the inbox go at shutdown, so a twin (or the next start) takes it at once. */
+  release(): void;
+}
+
+interface OwnershipState {
+  guest: boolean;
+  /** Unique to this engine: names its owner record and the temp files of its attempts. */
+  token: string | undefined;
+  /** The owner record this process wrote while it owns the inbox. */
+  text: string | undefined;
+  /** When ownership was last checked. */
+  checkedMs: number;
+}
+
+export function createOwnership(ctx: EngineContext): Ownership {
+  const s: OwnershipState = { guest: false, token: undefined, text: undefined, checkedMs: 0 };
+  return {
+    guest: () => s.guest,
+    start() {
+      s.checkedMs = ctx.clock.now();
+      s.guest = !takeOwnership(ctx, s);
+      return !s.guest;
+    },
+    check: () => check(ctx, s),
+    release() {
+      const address = ctx.lifecycle.address();
+      if (address === undefined || s.text === undefined) return;
+      ctx.store.releaseOwner(address, s.text);
+      s.text = undefined;
+    },
+  };
+}
+
+function check(ctx: EngineContext, s: OwnershipState): "unchanged" | "taken" | "lost" {
+  const now = ctx.clock.now();
+  if (now - s.checkedMs < ownerCheckMs || ctx.lifecycle.address() === undefined) return "unchanged";
+  s.checkedMs = now;
+  if (s.guest) {
+    if (!takeOwnership(ctx, s)) return "unchanged";
+    s.guest = false;
+    return "taken";
+  }
+  if (stillOwner(ctx, s)) return "unchanged";
+  s.guest = true;
+  return "lost";
+}
 
 interface Holder {
   pid: number;
@@ -63,15 +115,14 @@ function recordStale(ctx: EngineContext, address: Address, holder: Holder): bool
 }
 
 /** Whether this process owns its inbox now, taking it when nobody does or its holder is gone. */
-export function takeOwnership(ctx: EngineContext): boolean {
-  const { state } = ctx;
-  const address = state.identity?.address;
+function takeOwnership(ctx: EngineContext, s: OwnershipState): boolean {
+  const address = ctx.lifecycle.address();
   if (address === undefined) return false;
-  state.ownerToken ??= ctx.entropy.uuid();
-  const mine = ownerText(ctx, state.ownerToken);
-  const token = state.ownerToken;
+  s.token ??= ctx.entropy.uuid();
+  const mine = ownerText(ctx, s.token);
+  const token = s.token;
   let claim = ctx.store.claimOwner(address, token, mine);
-  for (let attempt = 0; attempt < attemptsMax && claim.isOk() && claim.value.kind === "held"; attempt++) {
+  for (let attempt = 0; attempt < ownerTakeoverAttemptsMax && claim.isOk() && claim.value.kind === "held"; attempt++) {
     const held = claim.value.text;
     if (held === mine) break;
     const holder = parseHolder(held);
@@ -83,45 +134,28 @@ export function takeOwnership(ctx: EngineContext): boolean {
     claim = ctx.store.replaceOwner(address, held, token, mine);
   }
   if (claim.isErr()) {
-    ctx.warnOnce(
-      `owner:${describe(claim.error)}`,
-      `Could not take this session's mailbox for this process: ${describe(claim.error)}. It only sends until it can; trying again at each poll.`,
-    );
+    ctx.notices.once(`owner:${describeStoreError(claim.error)}`, { kind: "owner-unclaimed", error: claim.error });
     return false;
   }
   if (claim.value.kind === "held" && claim.value.text !== mine) {
     noteGuest(ctx, parseHolder(claim.value.text));
     return false;
   }
-  state.ownerText = mine;
+  s.text = mine;
   return true;
 }
 
 function noteGuest(ctx: EngineContext, holder: Holder | undefined): void {
-  const who = holder === undefined ? "another process" : `another process (pid ${holder.pid})`;
-  ctx.warnOnce(
-    `guest:${holder?.token ?? ""}`,
-    `This session's mailbox is held by ${who}: the same session is open twice (pi -c or --session-id in two terminals). This one sends, but mail to this session is read by the other one; close one of them.`,
-  );
+  ctx.notices.once(`guest:${holder?.token ?? ""}`, { kind: "guest", holderPid: holder?.pid });
 }
 
 /** Whether the owner record still names this process (a folder restored from a backup, or one
  * removed by hand, loses it: it is taken again). */
-export function stillOwner(ctx: EngineContext): boolean {
-  const { state } = ctx;
-  const address = state.identity?.address;
-  if (address === undefined || state.ownerText === undefined) return false;
+function stillOwner(ctx: EngineContext, s: OwnershipState): boolean {
+  const address = ctx.lifecycle.address();
+  if (address === undefined || s.text === undefined) return false;
   const held = ctx.store.readOwner(address);
-  if (held.isOk() && held.value === state.ownerText) return true;
-  state.ownerText = undefined;
-  return takeOwnership(ctx);
-}
-
-/** Lets the inbox go at shutdown, so a twin (or the next start) takes it at once. */
-export function releaseOwnership(ctx: EngineContext): void {
-  const { state } = ctx;
-  const address = state.identity?.address;
-  if (address === undefined || state.ownerText === undefined) return;
-  ctx.store.releaseOwner(address, state.ownerText);
-  state.ownerText = undefined;
+  if (held.isOk() && held.value === s.text) return true;
+  s.text = undefined;
+  return takeOwnership(ctx, s);
 }

@@ -1,4 +1,5 @@
-// This session's running record, and what the records of the others say.
+// This session's running record, and what the records of the others say. Owns what it last wrote
+// and the recent verdicts on senders' records.
 import type { Liveness } from "../../../ports/shared/process-probe.js";
 import { forgetOldest } from "../../shared/bounded-id-set.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
@@ -7,6 +8,56 @@ import type { Sender } from "../framing.js";
 import { idPrefixCharsMin, recordRefreshIntervalMs, senderJudgedMs, sendersRememberedMax } from "../limits.js";
 import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";
 import type { EngineContext } from "./context.js";
+
+export interface Presence {
+  /** Writes this session's record (not a guest's: the owner's process keeps it). */
+  write(): void;
+  /** Rewrites the record once its last write is recordRefreshIntervalMs old (or the clock went
+   * back): a reader in another pid namespace knows this session runs only by a fresh `updated`. */
+  refresh(): void;
+  remove(): void;
+  /** Every running session, in every agent directory, this one included. */
+  list(): ListedSession[];
+  /** The running sessions a typed `to` could name. */
+  named(to: string): Map<Address, JudgedRecord>;
+  /** The running session at `address` as judged now, or undefined when it is not running. */
+  find(address: Address): JudgedRecord | undefined;
+  findRunning(address: Address): RunningRecord | undefined;
+  /** The sender as a label shows it; `cache` holds the verdicts of one batch. */
+  senderOf(address: Address, cache: Map<string, Sender>): Sender;
+}
+
+interface PresenceState {
+  lastRecordText: string | undefined;
+  /** When this session last wrote its record; unset until the first write. */
+  lastRecordWriteMs: number | undefined;
+  /** Recent verdicts on senders' records, for labels: the record's text, when, and what it showed. */
+  senders: Map<Address, { text: string; atMs: number; sender: Sender }>;
+}
+
+export function createPresence(ctx: EngineContext): Presence {
+  const s: PresenceState = { lastRecordText: undefined, lastRecordWriteMs: undefined, senders: new Map() };
+  return {
+    write: () => writeOwnRecord(ctx, s),
+    refresh() {
+      const last = s.lastRecordWriteMs;
+      const now = ctx.clock.now();
+      if (last !== undefined && now >= last && now - last < recordRefreshIntervalMs) return;
+      writeOwnRecord(ctx, s);
+    },
+    remove() {
+      const address = ctx.lifecycle.address();
+      if (address === undefined || s.lastRecordText === undefined) return;
+      ctx.store.removeRunning(address, s.lastRecordText);
+      s.lastRecordText = undefined;
+    },
+    list: () => listSessions(ctx),
+    named: (to) => sessionsNamed(ctx, to),
+    find: (address) => findSession(ctx, address),
+    findRunning: (address) => findSession(ctx, address)?.record,
+    senderOf: (address, cache) => senderOf(ctx, s, address, cache),
+  };
+}
 
 export interface ListedSession {
   address: Address;
@@ -24,59 +75,40 @@ export interface ListedSession {
 }
 
 /** A record judged to belong to a running session. */
-export interface JudgedRecord {
+interface JudgedRecord {
   record: RunningRecord;
   liveness: Liveness;
   stopped: boolean;
   elsewhere: boolean;
 }
 
-export function writeOwnRecord(ctx: EngineContext): void {
-  const { state } = ctx;
+function writeOwnRecord(ctx: EngineContext, s: PresenceState): void {
+  const identity = ctx.lifecycle.identity();
   // A guest leaves the record to the process that owns the inbox.
-  if (state.identity === undefined || state.closed || state.guest) return;
+  if (identity === undefined || ctx.lifecycle.closed() || ctx.ownership.guest()) return;
   const me = ctx.probe.self();
   const now = ctx.clock.now();
   const record: RunningRecord = {
-    address: state.identity.address,
-    cwd: state.identity.cwd,
+    address: identity.address,
+    cwd: identity.cwd,
     pid: me.pid,
-    state: state.busy ? "busy" : "idle",
-    waitingOn: state.waiting?.to ?? state.asking ?? "",
+    state: ctx.run.busy() ? "busy" : "idle",
+    waitingOn: ctx.asks.waitingOn() ?? "",
     updated: isoFromMs(now),
   };
-  if (state.identity.name !== undefined && state.identity.name !== "") record.name = state.identity.name;
+  if (identity.name !== undefined && identity.name !== "") record.name = identity.name;
   if (me.started !== undefined) record.started = me.started;
   if (me.bootId !== undefined) record.bootId = me.bootId;
   if (me.pidNamespace !== undefined) record.pidNamespace = me.pidNamespace;
   const text = encodeRunningRecord(record);
   // Set before the write: a failing disk is tried again at the next refresh, not at every poll.
-  state.lastRecordWriteMs = now;
-  const written = ctx.store.writeRunning(state.identity.address, text);
+  s.lastRecordWriteMs = now;
+  const written = ctx.store.writeRunning(identity.address, text);
   if (written.isErr()) {
-    ctx.warnOnce(
-      "record-write",
-      `Could not write this session's running record: ${written.error.kind === "io" ? written.error.message : written.error.path}`,
-    );
+    ctx.notices.once("record-write", { kind: "record-unwritten", error: written.error });
     return;
   }
-  state.lastRecordText = text;
-}
-
-/** Rewrites the record once its last write is `recordRefreshIntervalMs` old (or the clock went
- * back): a reader in another pid namespace knows this session runs only by a fresh `updated`. */
-export function refreshOwnRecord(ctx: EngineContext): void {
-  const last = ctx.state.lastRecordWriteMs;
-  const now = ctx.clock.now();
-  if (last !== undefined && now >= last && now - last < recordRefreshIntervalMs) return;
-  writeOwnRecord(ctx);
-}
-
-export function removeOwnRecord(ctx: EngineContext): void {
-  const { identity, lastRecordText } = ctx.state;
-  if (identity === undefined || lastRecordText === undefined) return;
-  ctx.store.removeRunning(identity.address, lastRecordText);
-  ctx.state.lastRecordText = undefined;
+  s.lastRecordText = text;
 }
 
 /** Reads one record and judges it; a record whose process is gone is deleted by its reader, one
@@ -85,7 +117,7 @@ function judge(ctx: EngineContext, address: Address, text: string): JudgedRecord
   const decoded = decodeRunningRecord(text, address);
   if (decoded.isErr()) return undefined;
   const record = decoded.value;
-  if (ctx.state.identity?.address === address) return { record, liveness: "alive", stopped: false, elsewhere: false };
+  if (ctx.lifecycle.address() === address) return { record, liveness: "alive", stopped: false, elsewhere: false };
   const verdict = judgeRecord(record, ctx.probe.self(), ctx.clock.now(), (pid, started) =>
     ctx.probe.examine(pid, started),
   );
@@ -104,11 +136,10 @@ function judge(ctx: EngineContext, address: Address, text: string): JudgedRecord
   }
 }
 
-/** Every running session, in every agent directory, this one included. */
-export function listSessions(ctx: EngineContext): ListedSession[] {
+function listSessions(ctx: EngineContext): ListedSession[] {
   const entries = ctx.store.listRunning();
   if (entries.isErr()) return [];
-  const self = ctx.state.identity?.address;
+  const self = ctx.lifecycle.address();
   const sessions: ListedSession[] = [];
   for (const entry of entries.value) {
     const judged = judge(ctx, entry.address, entry.text);
@@ -132,7 +163,7 @@ export function listSessions(ctx: EngineContext): ListedSession[] {
 /** The running sessions a typed `to` could name: by address, by name, or by an id prefix of it.
  * Only those are judged (a /proc read each); the other records are only parsed. Resolving among
  * 200 records so judges one or two, and the verdicts are kept for the send that follows. */
-export function sessionsNamed(ctx: EngineContext, to: string): Map<Address, JudgedRecord> {
+function sessionsNamed(ctx: EngineContext, to: string): Map<Address, JudgedRecord> {
   const found = new Map<Address, JudgedRecord>();
   const entries = ctx.store.listRunning();
   if (entries.isErr()) return found;
@@ -149,38 +180,31 @@ export function sessionsNamed(ctx: EngineContext, to: string): Map<Address, Judg
   return found;
 }
 
-/** The running session at `address` as judged now, or undefined when it is not running. */
-export function findSession(ctx: EngineContext, address: Address): JudgedRecord | undefined {
+function findSession(ctx: EngineContext, address: Address): JudgedRecord | undefined {
   const text = ctx.store.readRunning(address);
   if (text.isErr() || text.value === undefined) return undefined;
   return judge(ctx, address, text.value);
 }
 
-/** The running session at `address`, or undefined when it is not running. */
-export function findRunning(ctx: EngineContext, address: Address): RunningRecord | undefined {
-  return findSession(ctx, address)?.record;
-}
-
 /** The sender as a label shows it: its name and cwd while it runs; only its id once it has closed.
  * A verdict on an unchanged record is reused for senderJudgedMs: judging goes through /proc, and
  * on the path from a sender's rename to the model it was the biggest cost after the claim itself. */
-export function senderOf(ctx: EngineContext, address: Address, cache: Map<string, Sender>): Sender {
+function senderOf(ctx: EngineContext, s: PresenceState, address: Address, cache: Map<string, Sender>): Sender {
   const known = cache.get(address);
   if (known !== undefined) return known;
-  const { state } = ctx;
   const text = ctx.store.readRunning(address);
   const now = ctx.clock.now();
   let sender: Sender = { name: undefined, cwd: undefined };
   if (text.isOk() && text.value !== undefined) {
-    const memo = state.senders.get(address);
+    const memo = s.senders.get(address);
     if (memo !== undefined && memo.text === text.value && now - memo.atMs < senderJudgedMs && now >= memo.atMs) {
       sender = memo.sender;
     } else {
       const record = judge(ctx, address, text.value)?.record;
       sender = { name: record?.name, cwd: record?.cwd };
-      state.senders.delete(address);
-      state.senders.set(address, { text: text.value, atMs: now, sender });
-      forgetOldest(state.senders, sendersRememberedMax);
+      s.senders.delete(address);
+      s.senders.set(address, { text: text.value, atMs: now, sender });
+      forgetOldest(s.senders, sendersRememberedMax);
     }
   }
   cache.set(address, sender);

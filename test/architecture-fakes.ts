@@ -1,0 +1,205 @@
+// Fake sources for the self-tests of test/architecture.test.ts: each names the rule it breaks by
+// where it sits and what it imports. Line numbers matter: the tests expect findings at them.
+import type { SourceFile } from "./source-text.js";
+
+const fake = (path: string, ...lines: string[]): SourceFile => ({ path, text: lines.join("\n") });
+/** One file per place of the layout, each breaking the rules its test names (and keeping others). */
+export const ruleFakes = [
+  fake(
+    "src/domain/mail/bad.ts",
+    'import { readFileSync } from "node:fs";',
+    'import { systemClock } from "../../ports/shared/clock.js";',
+    "export const t = Date.now();",
+    "const later = setTimeout;",
+    "// Date, process and import('x') in a comment are fine",
+    'const s = "process, Date.now()";',
+    "const r = Math.random();",
+    'import type { Clock } from "../../ports/shared/clock.js";',
+    // A template with code inside (@ stands for $, so this file holds no template syntax in a string).
+    'export const tpl = `import x from "node:fs" @{Date.now()} @{`@{process.pid}`}`;'.replaceAll("@{", "$" + "{"),
+    "const quote = /[\"'`]/.test(s) ? 2 : t / 2;",
+    'const mod = await import("typebox");',
+    'import { Type } from "typebox";',
+    'import { heartbeatMs } from "../bus/limits.js";',
+    'import { createBoundedIdSet } from "../shared/bounded-id-set.js";',
+  ),
+  fake(
+    "src/domain/bus/engine.ts",
+    'import { isAddress } from "../mail/address.js";',
+    'import { sanitizeField } from "../shared/text/sanitize.js";',
+    'import type { BusStore } from "../../ports/bus/bus-store.js";',
+    'import type { MailStore } from "../../ports/mail/mail-store.js";',
+  ),
+  fake(
+    "src/domain/shared/kernel.ts",
+    'import { addressCharsMax } from "../mail/limits.js";',
+    'import { encodeUtf8 } from "./text/utf8.js";',
+  ),
+  fake(
+    "src/ports/mail/bad.ts",
+    'import { ok } from "neverthrow";',
+    "export type {",
+    "  FsLike,",
+    '} from "../../adapters/fs/shared/fs-like.js";',
+    'import type { Result } from "neverthrow";',
+    'export type * from "./mail-store.js";',
+  ),
+  fake(
+    "src/ports/bus/store.ts",
+    'import type { MailStore } from "../mail/mail-store.js";',
+    'import type { BusMessage } from "../../domain/bus/bus-files.js";',
+    'import type { StoreError } from "../shared/store-error.js";',
+    'import type { Envelope } from "../../domain/mail/envelope.js";',
+  ),
+  fake(
+    "src/adapters/fs/shared/bad.ts",
+    'import * as fs from "node:fs";',
+    'import { createMemoryFs } from "../../memory/memory-fs.js";',
+    'import "memfs";',
+    'import { ok } from "neverthrow";',
+    'import type { FsLike } from "./fs-like.js";',
+    'import { pollIntervalMs } from "../../../domain/mail/limits.js";',
+    'import type { StoreError } from "../../../ports/shared/store-error.js";',
+  ),
+  fake(
+    "src/adapters/fs/mail/store.ts",
+    'import { claimPaths } from "../bus/fs-claims.js";',
+    'import { readEntry } from "../shared/fs-files.js";',
+    'import type { BusStore } from "../../../ports/bus/bus-store.js";',
+    'import type { MailStore } from "../../../ports/mail/mail-store.js";',
+    'import { isAddress } from "../../../domain/mail/address.js";',
+  ),
+  fake(
+    "src/adapters/fs/bus/store.ts",
+    'import { boxPath } from "../mail/fs-boxes.js";',
+    'import type { StoreError } from "../../../ports/shared/store-error.js";',
+    'import { heartbeatMs } from "../../../domain/bus/limits.js";',
+  ),
+  fake(
+    "src/adapters/node/host.ts",
+    'import { readFileSync } from "fs";',
+    'import type { FsLike } from "../fs/shared/fs-like.js";',
+    'import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";',
+    'const pkg = require("memfs");',
+    'import { createFsMailStore } from "../fs/mail/fs-mail-store.js";',
+    'import type { Address } from "../../domain/mail/address.js";',
+  ),
+  fake(
+    "src/adapters/memory/vol.ts",
+    'import { Volume } from "memfs";',
+    'import { tmpdir } from "node:os";',
+    'import { Pool } from "pg";',
+  ),
+  fake(
+    "src/adapters/pg/engine.ts",
+    'import { Pool } from "pg";',
+    'import type { Clock } from "../../ports/shared/clock.js";',
+  ),
+  fake(
+    "src/wiring/bus.ts",
+    'import { nodeFs } from "../adapters/node/node-fs.js";',
+    'import { registerBusTools } from "../pi/bus/tools.js";',
+    'import { main } from "../cli/main.js";',
+    'import { readFileSync } from "node:fs";',
+    'import { createBusEngine } from "../domain/bus/engine/index.js";',
+    'import { ok } from "neverthrow";',
+  ),
+  fake(
+    "src/cli/main.ts",
+    'import { createNodeMailbox } from "../wiring/node-mailbox.js";',
+    'import { parse } from "./args.js";',
+  ),
+  fake(
+    "src/index.ts",
+    'export { default } from "./pi/mail/index.js";',
+    'export * from "./domain/mail/limits.js";',
+    'export { main } from "./cli/main.js";',
+  ),
+  fake(
+    "src/pi/mail/index.ts",
+    'import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";',
+    'import "./tools.js";',
+    'import { registerBusTools } from "../bus/tools.js";',
+    'import { TextBlock } from "../shared/text-block.js";',
+    'import { Volume } from "memfs";',
+    'import { createNodeMailbox } from "../../wiring/node-mailbox.js";',
+  ),
+  fake(
+    "src/pi/bus/index.ts",
+    'import { registerMailTools } from "../mail/tools.js";',
+    'import { LineComponent } from "../shared/line-component.js";',
+    'import { heartbeatMs } from "../../domain/bus/limits.js";',
+    'import { isAddress } from "../../domain/mail/address.js";',
+  ),
+  fake("src/domain/loose.ts", "export const x = 1;"),
+  fake("src/helpers.ts", "export const y = 1;"),
+  fake("src/pi/tools/send.ts", "export const z = 1;"),
+  fake("src/adapters/fs/fs-like.ts", "export const w = 1;"),
+  fake("src/adapters/browser/fs.ts", "export const v = 1;"),
+];
+
+/** Exports used in each way the orphan check knows, and a few used in none. */
+export const orphanFakes = [
+  fake(
+    "src/domain/shared/words.ts",
+    "export function usedFn(): void {}",
+    "export const orphanConst = 1;",
+    "export interface UsedShape { a: number }",
+    "export type OrphanAlias = string;",
+    "const local = 2;",
+    "export { local as renamed, local as alsoOrphan };",
+    "export enum Kind { A }",
+    "const k: Kind = Kind.A;",
+    "// export const commented = 1;",
+    'const s = "export const quoted = 1";',
+  ),
+  fake(
+    "src/domain/mail/user.ts",
+    'import { usedFn, type UsedShape } from "../shared/words.js";',
+    'export { renamed } from "../shared/words.js";',
+    'export type { UsedShape as Shape } from "../shared/words.js";',
+    "export default function main(): void { usedFn(); }",
+    "export const unusedHere = 3;",
+  ),
+  fake("src/domain/mail/star.ts", "export const viaStar = 1;", "export class AlsoViaStar {}"),
+  fake(
+    "src/domain/mail/reader.ts",
+    'import * as star from "./star.js";',
+    'import main, { renamed } from "./user.js";',
+    "export const total = star.viaStar + renamed;",
+  ),
+  fake("src/domain/mail/lib.ts", "export const libOnly = 1;", "export type LibShape = { a: 1 };"),
+  fake(
+    "src/domain/mail/parse.ts",
+    "export function parseLine(line: string): string { return line.trim(); }",
+    "export function parseAll(lines: string[]): string[] { return lines.map(parseLine); }",
+    "export function testedOnly(): number { return 1; }",
+  ),
+  fake(
+    "src/adapters/memory/world.ts",
+    "export function createWorld(): number { return 1; }",
+    "export const unusedWorld = 1;",
+  ),
+  fake(
+    "src/index.ts",
+    'export * from "./domain/mail/lib.js";',
+    'export { total } from "./domain/mail/reader.js";',
+    'export { parseAll } from "./domain/mail/parse.js";',
+    "export const rootOwn = 1;",
+  ),
+  fake(
+    "src/pi/mail/index.ts",
+    'import { total } from "../../domain/mail/reader.js";',
+    "export default function ext(): number { return total; }",
+    "export const entryOwn = 1;",
+  ),
+];
+/** A test file of the fakes: its imports count only for live code and for the memory adapters. */
+export const orphanTests = [
+  fake(
+    "test/domain/mail/parse.test.ts",
+    'import { parseLine, testedOnly } from "../../../src/domain/mail/parse.js";',
+    'import { createWorld } from "../../../src/adapters/memory/world.js";',
+    'import { orphanConst, unusedHere } from "../../../src/domain/shared/words.js";',
+  ),
+];
