@@ -25,4 +25,49 @@ export const noticePreviewCharsMax = 200;
 /** One watch poll reads at most this many messages it has not announced. */
 export const watchPageMax = 50;
 
+// Rules and engine bounds.
+/** A label is `[a-z0-9][a-z0-9._-]{0,63}`: at most this many characters. */
+export const labelCharsMax = 64;
+/** A derived label that is taken gets the end of the session id, at least this many hex digits. */
+export const labelSuffixHexMin = 4;
+/** A path argument (claim, release, a message's paths) longer than this is refused. */
+export const pathCharsMax = 4_096;
+/** Paths in one claim, release or message. */
+export const pathsPerCallMax = 64;
+/** Folders walked up from a path that does not exist yet to its deepest existing ancestor. */
+export const pathSegmentsMax = 256;
+/** Message ids the watch remembers as announced (pruned by what is still on disk). */
+export const announcedIdsMax = 10_000;
+/** One watch poll peeks at most this many inbox files (the announced ones in front, then a page). */
+export const watchPeekMax = 500;
+/** Claims one claim call reaps as orphans (the rest wait for the next call). */
+export const reapPerCallMax = 1_000;
+
 // Store bounds.
+/** Ids that become file names (session ids, join tokens, message ids): at most this many characters. */
+export const busIdCharsMax = 128;
+/** A free-text field of a stored record (label, start token, namespace) read back: generous, so a
+ * newer build's longer label still reads; what this build writes is bounded tighter. */
+export const storedFieldCharsMax = 1_024;
+/** Largest session record file read: two paths of pathCharsMax, JSON-escaped at worst, and the rest. */
+export const recordBytesMax = 2 * pathCharsMax * 6 + 16 * 1024;
+/** Largest message file read: the text and every path at their caps, JSON-escaped at worst (6 bytes
+ * a code point), and the fields around them; so every message encodeBusMessage accepts reads back. */
+export const messageBytesMax = messageTextCharsMax * 6 + pathsPerCallMax * (pathCharsMax * 6 + 3) + 16 * 1024;
+/** A claim file's name: NAME_MAX on Linux and macOS, in bytes. */
+export const claimNameBytesMax = 255;
+/** Entries one listing of sessions/ reads. */
+export const recordsListedMax = 2_000;
+/** Entries one listing of claims/ reads: the one listing a claim check costs. */
+export const claimsListedMax = 20_000;
+/** Entries one listing of an inbox reads (peek, count, prune); past it the front is the front of what was read. */
+export const inboxEntriesMax = 20_000;
+/** Inbox folders one listing of inbox/ returns. */
+export const inboxesListedMax = 2_000;
+/** Entries one sweep of tmp/ looks at, and removes at most. */
+export const tmpSweepEntriesMax = 1_000;
+/** A file in tmp/ older than this is a crashed writer's (a live one keeps it for microseconds). */
+export const tmpLeftoverAgeMs = 60 * 60_000;
+/** The repository resolver's git run: its time limit and the most output it reads. */
+export const gitTimeoutMs = 5_000;
+export const gitOutputBytesMax = 64 * 1024;

@@ -66,6 +66,8 @@ export interface BusStore {
   pruneInbox(id: string, beforeMs: number, dropEmpty: boolean): Result<number, StoreError>;
   /** The inboxes on disk (session ids), for a prune of those no record names. */
   listInboxes(): Result<string[], StoreError>;
+  /** Makes `id`'s inbox folder if missing, so a watch on it can start before its first mail. */
+  openInbox(id: string): Result<void, StoreError>;
   /** The folder a watcher hint for `id`'s inbox comes from. */
   inboxPath(id: string): string;
 
@@ -76,4 +78,8 @@ export interface BusStore {
   createClaims(owner: string, joinToken: string, label: string, keys: readonly string[]): Result<void, StoreError>;
   /** Removes these claim files (own ones being released or backed off, or orphans being reaped). */
   removeClaims(claims: readonly ClaimName[]): Result<void, StoreError>;
+
+  /** Removes what crashed writers left in `tmp/` (temp files last changed before `nowMs -
+   * olderThanMs`) and puts back any inbox a crashed prune left there. Returns how many went. */
+  sweepTmp(nowMs: number, olderThanMs: number): Result<number, StoreError>;
 }

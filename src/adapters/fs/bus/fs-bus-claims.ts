@@ -1,0 +1,157 @@
+// `claims/<encoded key>~<owner>~<join token>`: one file per claimed path, every one a hard link of
+// one temp file written once. The names carry everything, so a listing of claims/ is the whole
+// claim check; no claim file is ever read. A link is an exclusive create: no reader sees half a
+// claim, and a claim made twice under one token is found, not made again.
+import { err, ok, type Result } from "neverthrow";
+import type { ClaimName } from "../../../domain/bus/bus-files.js";
+import {
+  type ClaimNameError,
+  decodeClaimName,
+  encodeClaimFile,
+  encodeClaimName,
+} from "../../../domain/bus/claim-key.js";
+import { claimsListedMax } from "../../../domain/bus/limits.js";
+import { encodeUtf8 } from "../../../domain/shared/text/utf8.js";
+import type { ClaimListing } from "../../../ports/bus/bus-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
+import { attempt, failedWith } from "../shared/fs-errors.js";
+import { removeQuietly, writeAll } from "../shared/fs-files.js";
+import {
+  type BusContext,
+  ensureOwn,
+  folderPath,
+  folderThere,
+  lstatIfThere,
+  scanFolder,
+  tmpName,
+  unlinkIfThere,
+} from "./fs-bus-folders.js";
+
+/** One listing, the names decoded; entries that are not regular files (by the listing's own types)
+ * or whose names do not decode are counted as ignored. */
+export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
+  const folder = folderPath(ctx, "claims");
+  const listing: ClaimListing = { claims: [], ignored: 0 };
+  const there = folderThere(ctx, folder);
+  if (there.isErr() || !there.value) return there.map(() => listing);
+  return scanFolder(ctx.fs, folder, claimsListedMax, (entry) => {
+    const claim = entry.isFile() ? decodeClaimName(entry.name) : undefined;
+    if (claim === undefined) listing.ignored++;
+    else listing.claims.push(claim);
+  }).map(() => listing);
+}
+
+/** A key the name cannot hold comes back as the errno the kernel would give for it. */
+function nameError(path: string, problem: ClaimNameError): StoreError {
+  switch (problem.kind) {
+    case "key-too-long":
+      return {
+        kind: "io",
+        op: "link",
+        path,
+        code: "ENAMETOOLONG",
+        message: `the claim name for ${problem.key} is ${problem.nameBytes} bytes, over ${problem.nameBytesMax}`,
+      };
+    case "bad-key":
+      return {
+        kind: "io",
+        op: "link",
+        path,
+        code: "EINVAL",
+        message: `not a repository-relative path: ${problem.key}`,
+      };
+    case "bad-id":
+      return {
+        kind: "io",
+        op: "link",
+        path,
+        code: "EINVAL",
+        message: `not an id for ${problem.field}: ${problem.value}`,
+      };
+    default: {
+      const never: never = problem;
+      return never;
+    }
+  }
+}
+
+export function createClaims(
+  ctx: BusContext,
+  owner: string,
+  joinToken: string,
+  label: string,
+  keys: readonly string[],
+): Result<void, StoreError> {
+  const folder = folderPath(ctx, "claims");
+  const paths: string[] = [];
+  for (const key of keys) {
+    const name = encodeClaimName({ key, owner, joinToken });
+    if (name.isErr()) return err(nameError(folder, name.error));
+    paths.push(`${folder}/${name.value}`);
+  }
+  if (paths.length === 0) return ok(undefined);
+  const ready = ensureOwn(ctx, folder).andThen(() => ensureOwn(ctx, folderPath(ctx, "tmp")));
+  if (ready.isErr()) return err(ready.error);
+  // One file, written once, linked under every name: k links and one write, not k files. The
+  // draft is no publication (nobody reads tmp/), so it is written in place, not renamed.
+  const draft = tmpName(ctx, "claim", ".json");
+  const written = writeDraft(ctx, draft, encodeClaimFile(owner, joinToken, label, keys));
+  if (written.isErr()) return err(written.error);
+  const made: string[] = [];
+  const linked = linkAll(ctx, draft, paths, made);
+  removeQuietly(ctx.fs, draft);
+  if (linked.isOk()) return ok(undefined);
+  // All or none: the links this call made go; one that was there before (held already) stays.
+  for (const path of made) removeQuietly(ctx.fs, path);
+  return err(linked.error);
+}
+
+/** Owner-only, like every file of the store. */
+const draftMode = 0o600;
+
+function writeDraft(ctx: BusContext, path: string, text: string): Result<void, StoreError> {
+  const { O_CREAT, O_EXCL, O_WRONLY, O_NOFOLLOW } = ctx.fs.constants;
+  const flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW;
+  const opened = attempt("open", path, () => ctx.fs.openSync(path, flags, draftMode));
+  if (opened.isErr()) return err(opened.error);
+  const fd = opened.value;
+  const written = writeAll(ctx.fs, fd, path, encodeUtf8(text));
+  const closed = attempt("close", path, () => ctx.fs.closeSync(fd));
+  const done = written.andThen(() => closed);
+  if (done.isErr()) removeQuietly(ctx.fs, path);
+  return done;
+}
+
+function linkAll(ctx: BusContext, draft: string, paths: readonly string[], made: string[]): Result<void, StoreError> {
+  for (const path of paths) {
+    const linked = attempt("link", path, () => ctx.fs.linkSync(draft, path));
+    if (linked.isOk()) {
+      made.push(path);
+      continue;
+    }
+    if (!failedWith(linked, "EEXIST")) return err(linked.error);
+    // The same name: this session holds the key under this very token already. Anything but a
+    // regular file there (a folder, a link) is no claim of its, and the create fails.
+    const seen = lstatIfThere(ctx.fs, path);
+    if (seen.isErr()) return err(seen.error);
+    if (seen.value?.isFile() !== true) return err(linked.error);
+  }
+  return ok(undefined);
+}
+
+/** Unlinks each claim's file; one already gone counts as removed. Every claim is tried, and the
+ * first failure is returned. */
+export function removeClaims(ctx: BusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
+  const folder = folderPath(ctx, "claims");
+  const there = folderThere(ctx, folder);
+  if (there.isErr() || !there.value) return there.map(() => undefined);
+  let failure: StoreError | undefined;
+  for (const claim of claims) {
+    const name = encodeClaimName(claim);
+    // A claim that has no name was never made (listClaims decodes only valid names).
+    if (name.isErr()) continue;
+    const gone = unlinkIfThere(ctx.fs, `${folder}/${name.value}`);
+    if (gone.isErr() && failure === undefined) failure = gone.error;
+  }
+  return failure === undefined ? ok(undefined) : err(failure);
+}

@@ -1,0 +1,110 @@
+// Every way a bus action fails, and the one describer that puts it into words. Anything a peer or
+// the disk could have shaped (labels, ids, paths, file names, errno text) is sanitized here.
+import type { StoreError } from "../../ports/shared/store-error.js";
+import { sanitizeField } from "../shared/text/sanitize.js";
+import type { PathError } from "./claim-paths.js";
+import type { ClaimConflict } from "./claim-rules.js";
+import type { LabelError } from "./labels.js";
+import { labelCharsMax, pathCharsMax } from "./limits.js";
+import { broadcastTarget, type RecipientError, type TextError } from "./sending-rules.js";
+
+/** A recipient a send could not write for. */
+export interface FailedDelivery {
+  id: string;
+  label: string;
+  error: StoreError;
+}
+
+export type BusError =
+  /** No session yet (the host has not started one): nothing to act as. */
+  | { kind: "not-started" }
+  | { kind: "missing"; field: "to" | "text" | "paths" }
+  | { kind: "unknown-kind"; given: string }
+  | { kind: "too-many-paths"; count: number; max: number }
+  | { kind: "store"; error: StoreError }
+  | { kind: "nobody-reached"; failed: FailedDelivery[] }
+  /** Nothing claimed: live sessions hold colliding paths. `race`: they claimed at the same moment
+   * (both may back off), rather than holding them before this claim began. */
+  | { kind: "claim-conflict"; conflicts: ClaimConflict[]; race: boolean }
+  | LabelError
+  | TextError
+  | RecipientError
+  | PathError;
+
+const label = (text: string) => sanitizeField(text, labelCharsMax);
+const path = (text: string) => sanitizeField(text, pathCharsMax);
+
+function describeStoreFailure(error: StoreError): string {
+  switch (error.kind) {
+    case "io":
+      return sanitizeField(error.message, pathCharsMax);
+    case "not-a-folder":
+      return `${path(error.path)} is not a real folder`;
+    case "foreign-owner":
+      return `${path(error.path)} belongs to another user (uid ${error.uid})`;
+    case "open-ancestor":
+      return `${path(error.path)} may be written by other users`;
+    case "root-replaced":
+      return `the bus folder ${path(error.path)} was moved or replaced`;
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
+}
+
+function describeConflict(conflict: ClaimConflict): string {
+  const held = conflict.heldPath === conflict.path ? "" : ` (through ${path(conflict.heldPath)})`;
+  return `${path(conflict.path)} is claimed by ${label(conflict.holder.label)} (${label(conflict.holder.id)})${held}`;
+}
+
+export function describeBusError(error: BusError): string {
+  switch (error.kind) {
+    case "not-started":
+      return "The bus has no session yet.";
+    case "missing":
+      return `Missing ${error.field}: nothing was done.`;
+    case "unknown-kind":
+      return `Unknown kind "${label(error.given)}": use message, event, ask or handoff.`;
+    case "too-many-paths":
+      return `${error.count} paths in one call; the limit is ${error.max}.`;
+    case "store":
+      return `The bus could not be read or written: ${describeStoreFailure(error.error)}.`;
+    case "nobody-reached":
+      return `Not delivered to anyone: ${error.failed.map((f) => `${label(f.label)} (${describeStoreFailure(f.error)})`).join(", ")}.`;
+    case "claim-conflict": {
+      const why = error.race ? " Another session claimed at the same moment; nothing was claimed, try again." : "";
+      return `Nothing claimed: ${error.conflicts.map(describeConflict).join("; ")}.${why}`;
+    }
+    case "invalid-label":
+      return `"${label(error.label)}" is not a label: use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most ${labelCharsMax} characters.`;
+    case "label-taken":
+      return `The label ${label(error.label)} is held by the live session ${label(error.holder)}; nothing was changed.`;
+    case "empty-text":
+      return "The message is empty: nothing was sent.";
+    case "text-too-long":
+      return `The message is ${error.chars} characters; the limit is ${error.charsMax}. Nothing was sent.`;
+    case "broadcast-needs-event":
+      return `to "${broadcastTarget}" is for kind event only (this send is kind ${error.given}).`;
+    case "self-send":
+      return "That is this session: nothing was sent.";
+    case "no-recipient":
+      return `No active session is called "${label(error.to)}".`;
+    case "recipient-gone":
+      return `no active session: ${label(error.label)} (${label(error.id)}) is gone, so nothing was sent.`;
+    case "no-peers":
+      return "No other active session to send to.";
+    case "empty-path":
+      return "An empty path names nothing.";
+    case "path-too-long":
+      return `A path is longer than ${error.charsMax} characters.`;
+    case "repository-root":
+      return `path "${path(error.given)}" is the repository, not a path in it.`;
+    case "outside-repository":
+      return `path "${path(error.given)}" is outside the repository.`;
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+// The name of a claim file, `<encoded key>~<owner id>~<join token>`: a listing of claims/ alone
+// says who holds what, so checking a path against every claim reads no claim file. The key is
+// percent-encoded byte by byte outside [A-Za-z0-9._-] (`/` is `%2F`, `~` is `%7E`, a leading `.`
+// is `%2E` so no claim is a dot-file), which makes the name one safe segment and `~` a separator.
+import { err, ok, type Result } from "neverthrow";
+import type { Shape } from "../shared/shape.js";
+import { encodeUtf8 } from "../shared/text/utf8.js";
+import type { ClaimName } from "./bus-files.js";
+import { busIdCharsMax, claimNameBytesMax } from "./limits.js";
+
+/** Session ids, join tokens and message ids: each becomes (part of) a file name. */
+const busIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** An id safe as a file name and in a claim name: starts alphanumeric, then [A-Za-z0-9._-]. */
+export function isBusId(value: string): boolean {
+  return value.length <= busIdCharsMax && busIdPattern.test(value);
+}
+
+/** isBusId as a shape check, for the codecs of files that carry ids. */
+export const busId: Shape = (value, path) =>
+  typeof value === "string" && isBusId(value) ? undefined : `${path} must be an id of [A-Za-z0-9._-]`;
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A repository-relative posix path: not empty, not `.`, no leading or trailing `/`, no empty, `.`
+ * or `..` segment, no NUL, no lone surrogate. What a claim resolves to before it is stored. */
+export function isClaimKey(key: string): boolean {
+  // A lone surrogate has no UTF-8 form: its name would decode to another key.
+  if (key === "" || key.includes("\0") || loneSurrogate.test(key)) return false;
+  return key.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}
+
+export type ClaimNameError =
+  | { kind: "bad-key"; key: string }
+  | { kind: "bad-id"; field: "owner" | "joinToken"; value: string }
+  /** The name would pass NAME_MAX: the key is too long (or too far from ASCII) to claim. */
+  | { kind: "key-too-long"; key: string; nameBytes: number; nameBytesMax: number };
+
+const safeByte = (byte: number): boolean =>
+  (byte >= 0x30 && byte <= 0x39) ||
+  (byte >= 0x41 && byte <= 0x5a) ||
+  (byte >= 0x61 && byte <= 0x7a) ||
+  byte === 0x2e ||
+  byte === 0x5f ||
+  byte === 0x2d;
+
+function encodeKey(key: string): string {
+  let out = "";
+  const bytes = encodeUtf8(key);
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    // A leading dot would make the claim a dot-file, which every reader skips.
+    if (safeByte(byte) && !(i === 0 && byte === 0x2e)) out += String.fromCharCode(byte);
+    else out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** The claim file's name, or why there is none. */
+export function encodeClaimName(claim: ClaimName): Result<string, ClaimNameError> {
+  if (!isClaimKey(claim.key)) return err({ kind: "bad-key", key: claim.key });
+  if (!isBusId(claim.owner)) return err({ kind: "bad-id", field: "owner", value: claim.owner });
+  if (!isBusId(claim.joinToken)) return err({ kind: "bad-id", field: "joinToken", value: claim.joinToken });
+  const name = `${encodeKey(claim.key)}~${claim.owner}~${claim.joinToken}`;
+  // Every character of the name is ASCII, so its length is its size in bytes.
+  if (name.length > claimNameBytesMax) {
+    return err({ kind: "key-too-long", key: claim.key, nameBytes: name.length, nameBytesMax: claimNameBytesMax });
+  }
+  return ok(name);
+}
+
+const utf8Strict = new TextDecoder("utf-8", { fatal: true });
+
+function decodeKey(encoded: string): string | undefined {
+  const bytes: number[] = [];
+  for (let i = 0; i < encoded.length; i++) {
+    const c = encoded.charCodeAt(i);
+    if (c !== 0x25) {
+      bytes.push(c);
+      continue;
+    }
+    const hex = encoded.slice(i + 1, i + 3);
+    if (!/^[0-9A-F]{2}$/.test(hex)) return undefined;
+    bytes.push(Number.parseInt(hex, 16));
+    i += 2;
+  }
+  try {
+    return utf8Strict.decode(new Uint8Array(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The claim a file name stands for, or undefined when it is not a claim's name. Only the one
+ * canonical spelling decodes (re-encoding must give the name back), so one claim has one name and
+ * removing a decoded claim removes that very file. */
+export function decodeClaimName(name: string): ClaimName | undefined {
+  if (name.length > claimNameBytesMax) return undefined;
+  const parts = name.split("~");
+  if (parts.length !== 3) return undefined;
+  const [encoded, owner, joinToken] = parts as [string, string, string];
+  const key = decodeKey(encoded);
+  if (key === undefined) return undefined;
+  const claim = { key, owner, joinToken };
+  const again = encodeClaimName(claim);
+  return again.isOk() && again.value === name ? claim : undefined;
+}
+
+/** What the claim files of one create hold (they are links of one file): for a person reading
+ * claims/, never for the store, since the names say it all. */
+export function encodeClaimFile(owner: string, joinToken: string, label: string, keys: readonly string[]): string {
+  return `${JSON.stringify({ owner, joinToken, label, keys })}\n`;
+}

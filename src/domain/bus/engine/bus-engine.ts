@@ -1,0 +1,94 @@
+// One session's coordination bus: the actions of the spec's `session` tool and the host events that
+// drive listening, routed to the part that owns each. Acts only through ports; holds no logic.
+import { err, type Result } from "neverthrow";
+import type { MailNotice } from "../../../ports/bus/bus-host.js";
+import type { BusError } from "../bus-errors.js";
+import { type ClaimReport, claim, type ReleaseReport, release, releaseKeys } from "./claims.js";
+import { type BusEngineDeps, createContext } from "./context.js";
+import { type InboxPreview, type InboxRead, peekInbox, readInbox } from "./inbox.js";
+import { createLifecycle, type ShutdownReason } from "./lifecycle.js";
+import { createListening } from "./listening.js";
+import { createMembership, type JoinReport, type JoinRequest, type SessionIdentity } from "./membership.js";
+import { type SendReport, type SendRequest, send } from "./send.js";
+import { type StatusView, snapshot, status } from "./status.js";
+
+export type StartReason = "startup" | "reload" | "new" | "resume" | "fork";
+
+/** One engine per session: after `shutdown` every action answers not-started. */
+export interface BusEngine {
+  /** Nothing joins here (the spec's lazy join); a reload takes back this process's own record. */
+  sessionStarted(session: SessionIdentity, reason: StartReason): void;
+  /** Pi's session name changed: a later derived label follows it; the current label does not (A31). */
+  renamed(name: string | undefined): void;
+  status(): Result<StatusView, BusError>;
+  /** The board's poll: status without the prune. */
+  snapshot(): Result<StatusView, BusError>;
+  join(request: JoinRequest): Result<JoinReport, BusError>;
+  send(request: SendRequest): Result<SendReport, BusError>;
+  inbox(limit: number | undefined): Result<InboxRead, BusError>;
+  claim(paths: readonly string[]): Result<ClaimReport, BusError>;
+  release(paths: readonly string[]): Result<ReleaseReport, BusError>;
+  /** The board's `x`: release these stored keys as they are. */
+  releaseKeys(keys: readonly string[]): Result<ReleaseReport, BusError>;
+  /** The board's Inbox: the front of this session's inbox, consumed by nothing. */
+  peek(max: number): Result<InboxPreview, BusError>;
+  /** This session on the bus now, from memory (no disk): undefined when it is not a member. */
+  membership(): { id: string; label: string; listening: boolean; wake: boolean } | undefined;
+  runStarted(): void;
+  runSettled(aborted: boolean): void;
+  /** A prompt starts a turn: the mail to report with it, announced now (never twice). */
+  promptStarting(): MailNotice | undefined;
+  /** Polls the inbox now (a host that heard of new mail some other way). */
+  poll(): void;
+  shutdown(reason: ShutdownReason): void;
+}
+
+export function createBusEngine(deps: BusEngineDeps): BusEngine {
+  const ctx = createContext(deps);
+  const listening = createListening(ctx);
+  let closed = false;
+  const membership = createMembership(ctx, (member) => {
+    listening.configure(member === undefined ? undefined : membership.identity()?.id, {
+      armed: member?.armed ?? false,
+      wake: member?.wake ?? false,
+    });
+    lifecycle.membershipChanged(member !== undefined);
+  });
+  const lifecycle = createLifecycle(ctx, membership);
+  const open = <T>(act: () => Result<T, BusError>): Result<T, BusError> =>
+    closed ? err({ kind: "not-started" }) : act();
+
+  return {
+    sessionStarted(session, reason) {
+      if (closed) return;
+      membership.start(session);
+      if (reason === "reload") lifecycle.resumeAfterReload();
+    },
+    renamed: (name) => membership.renamed(name),
+    status: () => open(() => status(ctx, membership)),
+    snapshot: () => open(() => snapshot(ctx, membership)),
+    join: (request) => open(() => membership.join(request)),
+    send: (request) => open(() => send(ctx, membership, request)),
+    inbox: (limit) => open(() => readInbox(ctx, membership, limit)),
+    claim: (paths) => open(() => claim(ctx, membership, paths)),
+    release: (paths) => open(() => release(ctx, membership, paths)),
+    releaseKeys: (keys) => open(() => releaseKeys(ctx, membership, keys)),
+    peek: (max) => open(() => peekInbox(ctx, membership, max)),
+    membership() {
+      const identity = membership.identity();
+      const member = membership.member();
+      if (closed || identity === undefined || member === undefined) return undefined;
+      return { id: identity.id, label: member.label, listening: member.armed, wake: member.wake };
+    },
+    runStarted: () => listening.runStarted(),
+    runSettled: (aborted) => listening.runSettled(aborted),
+    promptStarting: () => (closed ? undefined : listening.promptStarting()),
+    poll: () => listening.poll(),
+    shutdown(reason) {
+      if (closed) return;
+      lifecycle.shutdown(reason);
+      listening.close();
+      closed = true;
+    },
+  };
+}

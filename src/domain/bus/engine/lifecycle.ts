@@ -1,0 +1,109 @@
+// The heartbeat, and the ends of a membership: adopted across a reload (A33), taken by a newer
+// process of the same id (A34), lost to a prune, left at shutdown (A32).
+import type { TimerHandle } from "../../../ports/shared/clock.js";
+import { heartbeatMs } from "../limits.js";
+import { namesProcess } from "../session-liveness.js";
+import type { BusContext } from "./context.js";
+import type { Membership } from "./membership.js";
+
+export type ShutdownReason = "quit" | "reload" | "new" | "resume" | "fork";
+
+interface Lifecycle {
+  /** Starts (or keeps) the heartbeat while a membership lasts; stops it otherwise. */
+  membershipChanged(joined: boolean): void;
+  /** One heartbeat now: check the record is still this process's, then rewrite it (its mtime). */
+  beat(): void;
+  /** After a reload: take on the record this very process wrote before it. */
+  resumeAfterReload(): void;
+  /** Stops the timer; leaves the bus unless a reload keeps the membership. */
+  shutdown(reason: ShutdownReason): void;
+}
+
+/** The record as this process last wrote it, if it is still this process's (A34). */
+function ownRecordNow(ctx: BusContext, id: string, joinToken: string): "own" | "missing" | "taken" | "unknown" {
+  const stored = ctx.store.readRecord(id);
+  if (stored.isErr()) return "unknown";
+  const found = stored.value?.record;
+  if (found === undefined) return "missing";
+  return namesProcess(found, ctx.self) && found.joinToken === joinToken ? "own" : "taken";
+}
+
+// The record went while this process was silent (suspended past the TTL): its claims were
+// orphans and may be reaped, so it joins again under a new token, keeping its label if free.
+function rejoinAfterLoss(ctx: BusContext, membership: Membership, label: string): void {
+  const mode = membership.member();
+  membership.drop();
+  const again = { wake: mode?.wake, listen: mode?.armed };
+  const joined = membership.join({ ...again, label }).orElse(() => membership.join(again));
+  ctx.host.warn({ kind: "record-lost", label: joined.isOk() ? joined.value.label : undefined });
+}
+
+/** The older of two processes of one id leaves the record and its claims to the newer (A34). */
+function leave(ctx: BusContext, membership: Membership): void {
+  const identity = membership.identity();
+  const record = membership.record();
+  membership.drop();
+  if (identity === undefined || record === undefined) return;
+  if (ownRecordNow(ctx, identity.id, record.joinToken) === "taken") return;
+  const claims = ctx.store.listClaims();
+  const own = claims.isOk()
+    ? claims.value.claims.filter((c) => c.owner === identity.id && c.joinToken === record.joinToken)
+    : [];
+  const removed = ctx.store.removeClaims(own).andThen(() => ctx.store.removeRecord(identity.id, record.joinToken));
+  if (removed.isErr()) ctx.host.warn({ kind: "store-failed", op: "leave", error: removed.error });
+}
+
+export function createLifecycle(ctx: BusContext, membership: Membership): Lifecycle {
+  let timer: TimerHandle | undefined;
+  let closed = false;
+  const stop = () => {
+    timer?.cancel();
+    timer = undefined;
+  };
+  const schedule = () => {
+    stop();
+    if (!closed) timer = ctx.clock.setTimer(heartbeatMs, beat);
+  };
+
+  function beat(): void {
+    const identity = membership.identity();
+    const record = membership.record();
+    if (closed || identity === undefined || record === undefined) return;
+    const stored = ctx.store.readRecord(identity.id);
+    const found = stored.isOk() ? stored.value?.record : undefined;
+    if (stored.isOk() && found === undefined) {
+      rejoinAfterLoss(ctx, membership, record.label);
+      return;
+    }
+    if (found !== undefined && (!namesProcess(found, ctx.self) || found.joinToken !== record.joinToken)) {
+      membership.drop();
+      ctx.host.warn({ kind: "displaced", pid: found.pid });
+      return;
+    }
+    const written = stored.andThen(() => ctx.store.writeRecord(record));
+    if (written.isErr()) ctx.warnOnce("heartbeat", { kind: "store-failed", op: "heartbeat", error: written.error });
+    else ctx.recovered("heartbeat");
+    schedule();
+  }
+
+  return {
+    membershipChanged(joined) {
+      if (!joined) stop();
+      else if (timer === undefined) schedule();
+    },
+    beat,
+    resumeAfterReload() {
+      const identity = membership.identity();
+      if (identity === undefined || ctx.ready().isErr()) return;
+      const stored = ctx.store.readRecord(identity.id);
+      const found = stored.isOk() ? stored.value?.record : undefined;
+      if (found !== undefined && namesProcess(found, ctx.self)) membership.adopt(found);
+    },
+    shutdown(reason) {
+      if (closed) return;
+      if (reason !== "reload") leave(ctx, membership);
+      closed = true;
+      stop();
+    },
+  };
+}

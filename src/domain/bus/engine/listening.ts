@@ -1,0 +1,137 @@
+// The listening watch (A35-A37): polls this session's inbox (watcher hints make it sooner), keeps
+// what it announced so nothing is announced twice, and raises at most one turn per burst.
+import type { MailNotice } from "../../../ports/bus/bus-host.js";
+import type { TimerHandle } from "../../../ports/shared/clock.js";
+import type { WatchHandle } from "../../../ports/shared/watcher.js";
+import { forgetOldest } from "../../shared/bounded-id-set.js";
+import type { BusMessage } from "../bus-files.js";
+import { announcedIdsMax, watchPageMax, watchPeekMax, watchPollMs } from "../limits.js";
+import { buildNotice, type Listening, onNewMail, raiseAfterRun, type TurnState } from "../listening-rules.js";
+import type { BusContext } from "./context.js";
+
+interface ListeningPart {
+  /** The membership's id and mode, or undefined off the bus: arms or disarms the watch. */
+  configure(id: string | undefined, mode: Listening): void;
+  runStarted(): void;
+  runSettled(aborted: boolean): void;
+  /** A prompt is starting: the mail not announced yet, as a next-turn notice (announced now). */
+  promptStarting(): MailNotice | undefined;
+  /** One poll now (a hint, the ticker, or the host asking). */
+  poll(): void;
+  close(): void;
+}
+
+interface WatchState {
+  id: string | undefined;
+  mode: Listening;
+  turn: TurnState;
+  /** Mail found while a turn could not be raised: one turn once the run settles. */
+  afterRun: boolean;
+  seq: number;
+  /** Message ids announced and still on disk as far as the last full look could tell. */
+  announced: Set<string>;
+  watch: WatchHandle | undefined;
+  ticker: TimerHandle | undefined;
+}
+
+/** The front of the inbox not announced yet, at most a page; forgets announced ids that left. */
+function unannounced(ctx: BusContext, state: WatchState): BusMessage[] {
+  const { id, announced } = state;
+  if (id === undefined) return [];
+  const max = Math.min(watchPeekMax, announced.size + watchPageMax);
+  const peek = ctx.store.peekInbox(id, max);
+  if (peek.isErr()) {
+    ctx.warnOnce("watch", { kind: "store-failed", op: "watch", error: peek.error });
+    return [];
+  }
+  ctx.recovered("watch");
+  const messages = peek.value.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+  // Only a look that reached the end of the inbox knows which announced mail has left it.
+  if (peek.value.entries.length < max) {
+    const onDisk = new Set(messages.map((message) => message.id));
+    for (const known of [...announced]) if (!onDisk.has(known)) announced.delete(known);
+  }
+  return messages.filter((message) => !announced.has(message.id)).slice(0, watchPageMax);
+}
+
+function announce(state: WatchState, delivery: MailNotice["delivery"], messages: BusMessage[]): MailNotice {
+  for (const message of messages) state.announced.add(message.id);
+  forgetOldest(state.announced, announcedIdsMax);
+  return buildNotice(delivery, ++state.seq, messages);
+}
+
+/** One look, for a session that wakes: raise a turn now, or once the run in progress settles. */
+function poll(ctx: BusContext, state: WatchState): void {
+  if (!state.mode.armed || !state.mode.wake) return;
+  const fresh = unannounced(ctx, state);
+  if (fresh.length === 0) return;
+  const hostBusy = ctx.host.isIdle !== undefined && !ctx.host.isIdle();
+  const action = hostBusy ? "after-run" : onNewMail(state.mode, state.turn);
+  if (action === "after-run") state.afterRun = true;
+  if (action !== "raise") return;
+  state.turn.raised = true;
+  ctx.host.raiseTurn(announce(state, "wake", fresh));
+}
+
+function disarm(state: WatchState): void {
+  state.watch?.close();
+  state.ticker?.cancel();
+  state.watch = undefined;
+  state.ticker = undefined;
+}
+
+function arm(ctx: BusContext, state: WatchState, id: string): void {
+  const tick = () => {
+    state.ticker = ctx.clock.setTimer(watchPollMs, tick);
+    poll(ctx, state);
+  };
+  // A watch on a folder that is not there yet hears nothing: the inbox is made before its first mail.
+  const opened = ctx.store.openInbox(id);
+  if (opened.isErr()) ctx.warnOnce("watch", { kind: "store-failed", op: "watch", error: opened.error });
+  state.watch = ctx.watcher.watch(ctx.store.inboxPath(id), () => poll(ctx, state));
+  state.ticker = ctx.clock.setTimer(watchPollMs, tick);
+}
+
+export function createListening(ctx: BusContext): ListeningPart {
+  const off: Listening = { armed: false, wake: false };
+  const state: WatchState = {
+    id: undefined,
+    mode: off,
+    turn: { busy: false, raised: false },
+    afterRun: false,
+    seq: 0,
+    announced: new Set(),
+    watch: undefined,
+    ticker: undefined,
+  };
+  return {
+    configure(id, mode) {
+      const moved = id !== state.id;
+      state.id = id;
+      state.mode = id === undefined ? off : { ...mode };
+      if (moved || !state.mode.armed) disarm(state);
+      if (id !== undefined && state.mode.armed && state.ticker === undefined) arm(ctx, state, id);
+    },
+    runStarted() {
+      state.turn.busy = true;
+    },
+    runSettled(aborted) {
+      state.turn = { busy: false, raised: false };
+      const pending = state.afterRun;
+      state.afterRun = false;
+      if (pending && raiseAfterRun(aborted, state.mode)) poll(ctx, state);
+    },
+    promptStarting() {
+      state.afterRun = false;
+      if (!state.mode.armed) return undefined;
+      const fresh = unannounced(ctx, state);
+      return fresh.length === 0 ? undefined : announce(state, "next-turn", fresh);
+    },
+    poll: () => poll(ctx, state),
+    close() {
+      disarm(state);
+      state.id = undefined;
+      state.mode = off;
+    },
+  };
+}

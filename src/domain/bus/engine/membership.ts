@@ -1,0 +1,167 @@
+// This session on the bus: its identity, its record, its label and its listening mode (A1, A2,
+// A29-A34). The part that owns `member`; the facade hears every change through `onChange`.
+import { err, ok, type Result } from "neverthrow";
+import { isoFromMs } from "../../shared/text/iso-time.js";
+import type { BusError } from "../bus-errors.js";
+import type { SessionRecord } from "../bus-files.js";
+import { isBusId } from "../claim-key.js";
+import { chooseLabel } from "../labels.js";
+import type { JudgedSession } from "../session-liveness.js";
+import { type BusContext, fromStore } from "./context.js";
+import { liveLabels, readPeers } from "./peers.js";
+
+export interface SessionIdentity {
+  id: string;
+  /** Pi's session name: what a derived label comes from. */
+  name: string | undefined;
+}
+
+interface Member {
+  label: string;
+  joinToken: string;
+  armed: boolean;
+  wake: boolean;
+  joinedAt: string;
+}
+
+export interface JoinRequest {
+  label?: string | undefined;
+  wake?: boolean | undefined;
+  listen?: boolean | undefined;
+}
+
+export interface JoinReport {
+  id: string;
+  label: string;
+  /** The label before this join, when it was already on the bus under another. */
+  previousLabel: string | undefined;
+  /** A label was asked for: the host makes it Pi's session name too (A1). */
+  named: boolean;
+  listening: boolean;
+  wake: boolean;
+}
+
+export interface Membership {
+  identity(): SessionIdentity | undefined;
+  member(): Member | undefined;
+  start(identity: SessionIdentity): void;
+  renamed(name: string | undefined): void;
+  join(request: JoinRequest): Result<JoinReport, BusError>;
+  /** The implicit join of send, inbox, claim and release (A29): a plain join when not on the bus. */
+  ensureJoined(): Result<SessionIdentity & Member, BusError>;
+  /** The record this membership writes (at a join and at every heartbeat). */
+  record(): SessionRecord | undefined;
+  /** Takes on a record this very process wrote before a reload (A33). */
+  adopt(record: SessionRecord): void;
+  /** Forgets the membership without touching the disk: another process owns the record now. */
+  drop(): void;
+}
+
+interface MembershipState {
+  identity: SessionIdentity | undefined;
+  member: Member | undefined;
+}
+
+function recordOf(ctx: BusContext, id: string, m: Member): SessionRecord {
+  const { pid, started, bootId, pidNamespace } = ctx.self;
+  return {
+    id,
+    label: m.label,
+    pid,
+    ...(started === undefined ? {} : { started }),
+    ...(bootId === undefined ? {} : { bootId }),
+    ...(pidNamespace === undefined ? {} : { pidNamespace }),
+    joinToken: m.joinToken,
+    cwd: ctx.place.cwd,
+    root: ctx.place.root,
+    armed: m.armed,
+    wake: m.wake,
+    joinedAt: m.joinedAt,
+  };
+}
+
+// A34: the last process to join owns the record. Joining over a live record of this id (a second
+// pane on one session) keeps its token, so the claims it holds pass to this process.
+function tokenFor(ctx: BusContext, current: Member | undefined, own: JudgedSession | undefined): string {
+  return current?.joinToken ?? (own?.state === "active" ? own.record.joinToken : ctx.entropy.uuid());
+}
+
+function join(
+  ctx: BusContext,
+  state: MembershipState,
+  request: JoinRequest,
+  onChange: (member: Member | undefined) => void,
+): Result<JoinReport, BusError> {
+  const { identity, member } = state;
+  if (identity === undefined) return err({ kind: "not-started" });
+  const { id, name } = identity;
+  const ready = ctx.ready();
+  if (ready.isErr()) return err(ready.error);
+  const peers = readPeers(ctx);
+  if (peers.isErr()) return err(peers.error);
+  const label = chooseLabel(
+    { explicit: request.label, current: member?.label, sessionName: name, realCwd: ctx.place.cwd, selfId: id },
+    liveLabels(peers.value),
+  );
+  if (label.isErr()) return err(label.error);
+  const armed = request.listen !== false;
+  const next: Member = {
+    label: label.value,
+    joinToken: tokenFor(
+      ctx,
+      member,
+      peers.value.sessions.find((s) => s.record.id === id),
+    ),
+    armed,
+    wake: armed && request.wake === true,
+    joinedAt: member?.joinedAt ?? isoFromMs(ctx.clock.now()),
+  };
+  const written = fromStore(ctx.store.writeRecord(recordOf(ctx, id, next)));
+  if (written.isErr()) return err(written.error);
+  state.member = next;
+  onChange(next);
+  return ok({
+    id,
+    label: next.label,
+    previousLabel: member !== undefined && member.label !== next.label ? member.label : undefined,
+    named: request.label !== undefined,
+    listening: next.armed,
+    wake: next.wake,
+  });
+}
+
+export function createMembership(ctx: BusContext, onChange: (member: Member | undefined) => void): Membership {
+  const state: MembershipState = { identity: undefined, member: undefined };
+  const joined = (): Result<SessionIdentity & Member, BusError> =>
+    state.identity !== undefined && state.member !== undefined
+      ? ok({ ...state.identity, ...state.member })
+      : err({ kind: "not-started" });
+  return {
+    identity: () => state.identity,
+    member: () => state.member,
+    start(started) {
+      // The id names files and claims: an id that could not be a file name leaves the bus unusable.
+      if (state.identity === undefined && isBusId(started.id)) state.identity = { ...started };
+    },
+    renamed(name) {
+      if (state.identity !== undefined) state.identity.name = name;
+    },
+    join: (request) => join(ctx, state, request, onChange),
+    ensureJoined: () => (state.member !== undefined ? joined() : join(ctx, state, {}, onChange).andThen(joined)),
+    record: () =>
+      state.identity === undefined || state.member === undefined
+        ? undefined
+        : recordOf(ctx, state.identity.id, state.member),
+    adopt(record) {
+      if (state.identity === undefined || record.id !== state.identity.id) return;
+      const { label, joinToken, armed, wake, joinedAt } = record;
+      state.member = { label, joinToken, armed, wake, joinedAt };
+      onChange(state.member);
+    },
+    drop() {
+      if (state.member === undefined) return;
+      state.member = undefined;
+      onChange(undefined);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// The physical prune (A46: on status and claim): claims listed before records, so a claim made in
+// the middle of it keeps its owner; then the plan, applied.
+import { err, ok, type Result } from "neverthrow";
+import type { BusError } from "../bus-errors.js";
+import type { ClaimName } from "../bus-files.js";
+import { tmpLeftoverAgeMs } from "../limits.js";
+import { planPrune } from "../prune-rules.js";
+import { type BusContext, fromStore } from "./context.js";
+import { type Peers, readPeers } from "./peers.js";
+
+interface PruneOutcome {
+  /** The sessions as judged for the prune (the ones it removed included). */
+  peers: Peers;
+  /** The claims as listed before the records were read (the ones it reaped included). */
+  claims: ClaimName[];
+  /** Records judged expired, whether or not their removal succeeded. */
+  recordsExpired: number;
+  recordsRemoved: number;
+  claimsReaped: number;
+  messagesExpired: number;
+}
+
+export function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome, BusError> {
+  const claims = fromStore(ctx.store.listClaims());
+  if (claims.isErr()) return err(claims.error);
+  const peers = readPeers(ctx);
+  if (peers.isErr()) return err(peers.error);
+  const inboxes = fromStore(ctx.store.listInboxes());
+  if (inboxes.isErr()) return err(inboxes.error);
+  const nowMs = ctx.clock.now();
+  const plan = planPrune({
+    sessions: peers.value.sessions,
+    claims: claims.value.claims,
+    inboxes: inboxes.value,
+    selfId,
+    nowMs,
+  });
+  // Each step is retried by the next prune when it fails: none of them is worth failing a read for.
+  let recordsRemoved = 0;
+  for (const { id, joinToken } of plan.removeRecords)
+    if (ctx.store.removeRecord(id, joinToken).isOk()) recordsRemoved++;
+  const reaped = ctx.store.removeClaims(plan.reapClaims).isOk() ? plan.reapClaims.length : 0;
+  let messagesExpired = 0;
+  for (const { id, dropEmpty } of plan.pruneInboxes) {
+    messagesExpired += ctx.store.pruneInbox(id, plan.messagesBeforeMs, dropEmpty).unwrapOr(0);
+  }
+  ctx.store.sweepTmp(nowMs, tmpLeftoverAgeMs);
+  return ok({
+    peers: peers.value,
+    claims: claims.value.claims,
+    recordsExpired: plan.removeRecords.length,
+    recordsRemoved,
+    claimsReaped: reaped,
+    messagesExpired,
+  });
+}

@@ -1,0 +1,83 @@
+// `send`: one file per recipient (A14-A17, A42). A fan-out can be partial: it reports both lists,
+// and only reaching nobody is a failure.
+import { err, ok, type Result } from "neverthrow";
+import { isoFromMs } from "../../shared/text/iso-time.js";
+import type { BusError, FailedDelivery } from "../bus-errors.js";
+import type { BusKind, BusMessage } from "../bus-files.js";
+import { resolveClaimPaths } from "../claim-paths.js";
+import { pathsPerCallMax } from "../limits.js";
+import { checkText, isBusKind, type Recipient, resolveRecipients } from "../sending-rules.js";
+import type { BusContext } from "./context.js";
+import type { Membership } from "./membership.js";
+import { readPeers } from "./peers.js";
+
+export interface SendRequest {
+  to?: string | undefined;
+  text?: string | undefined;
+  kind?: string | undefined;
+  paths?: readonly string[] | undefined;
+}
+
+export interface SendReport {
+  messageId: string;
+  kind: BusKind;
+  /** Repository-relative keys of the paths named. */
+  paths: string[];
+  delivered: Recipient[];
+  /** Not written for these: ask again, never repeat the send (the delivered would get it twice). */
+  failed: FailedDelivery[];
+}
+
+interface Checked {
+  to: string;
+  text: string;
+  kind: BusKind;
+  paths: string[];
+}
+
+/** Everything a send can refuse before it touches the bus: nothing is joined or written for it. */
+function checkRequest(ctx: BusContext, request: SendRequest): Result<Checked, BusError> {
+  if (request.to === undefined || request.to.trim() === "") return err({ kind: "missing", field: "to" });
+  if (request.text === undefined) return err({ kind: "missing", field: "text" });
+  const kind = request.kind ?? "message";
+  if (!isBusKind(kind)) return err({ kind: "unknown-kind", given: kind });
+  const text = checkText(request.text);
+  if (text.isErr()) return err(text.error);
+  const given = request.paths ?? [];
+  if (given.length > pathsPerCallMax) return err({ kind: "too-many-paths", count: given.length, max: pathsPerCallMax });
+  const paths = resolveClaimPaths(given, ctx.place, (path) => ctx.realPaths.realpath(path));
+  if (paths.isErr()) return err(paths.error);
+  return ok({ to: request.to, text: text.value, kind, paths: paths.value });
+}
+
+export function send(ctx: BusContext, membership: Membership, request: SendRequest): Result<SendReport, BusError> {
+  const checked = checkRequest(ctx, request);
+  if (checked.isErr()) return err(checked.error);
+  const { to, text, kind, paths } = checked.value;
+  const self = membership.ensureJoined();
+  if (self.isErr()) return err(self.error);
+  const peers = readPeers(ctx);
+  if (peers.isErr()) return err(peers.error);
+  const addressees = peers.value.sessions.map((s) => ({ id: s.record.id, label: s.record.label, state: s.state }));
+  const recipients = resolveRecipients(to, kind, self.value, addressees);
+  if (recipients.isErr()) return err(recipients.error);
+  const nowMs = ctx.clock.now();
+  const messageId = ctx.entropy.uuid();
+  const report: SendReport = { messageId, kind, paths, delivered: [], failed: [] };
+  for (const recipient of recipients.value) {
+    const message: BusMessage = {
+      id: messageId,
+      from: self.value.id,
+      fromLabel: self.value.label,
+      to: recipient.id,
+      kind,
+      text,
+      paths,
+      sentAt: isoFromMs(nowMs),
+    };
+    const written = ctx.store.deliver(message, nowMs);
+    if (written.isOk()) report.delivered.push(recipient);
+    else report.failed.push({ ...recipient, error: written.error });
+  }
+  return report.delivered.length > 0 ? ok(report) : err({ kind: "nobody-reached", failed: report.failed });
+}

@@ -1,0 +1,105 @@
+// `status` (a read that prunes; never joins) and the board's snapshot (a read that prunes nothing).
+import { err, ok, type Result } from "neverthrow";
+import type { BusError } from "../bus-errors.js";
+import type { ClaimName } from "../bus-files.js";
+import { liveHolder } from "../claim-rules.js";
+import { ownersOf } from "../prune-rules.js";
+import type { JudgedSession } from "../session-liveness.js";
+import { type BusContext, fromStore } from "./context.js";
+import type { Membership } from "./membership.js";
+import { type Peers, readPeers } from "./peers.js";
+import { prune } from "./prune.js";
+
+export type ListeningState = "wake" | "next-turn" | "off";
+
+export interface SessionRow {
+  id: string;
+  label: string;
+  /** gone: its process is dead; shown until its heartbeat ages out, its claims not listed (A3). */
+  state: "active" | "gone";
+  listening: ListeningState;
+  /** Files in its inbox (unreadable ones too); undefined when the count failed. */
+  unread: number | undefined;
+  claims: string[];
+  self: boolean;
+  cwd: string;
+  heartbeatMs: number;
+  /** Alive but stopped by a signal: it reads nothing until continued. */
+  stopped: boolean;
+}
+
+export interface StatusView {
+  self: { id: string | undefined; label: string | undefined; joined: boolean; listening: ListeningState };
+  sessions: SessionRow[];
+  /** Files in sessions/ this build cannot read. */
+  unreadableRecords: number;
+}
+
+const listeningOf = (armed: boolean, wake: boolean): ListeningState => (!armed ? "off" : wake ? "wake" : "next-turn");
+
+function rowOf(ctx: BusContext, s: JudgedSession, selfId: string | undefined, claims: string[]): SessionRow {
+  return {
+    id: s.record.id,
+    label: s.record.label,
+    state: s.state === "active" ? "active" : "gone",
+    listening: listeningOf(s.record.armed, s.record.wake),
+    unread: ctx.store.countInbox(s.record.id).unwrapOr(undefined),
+    claims,
+    self: s.record.id === selfId,
+    cwd: s.record.cwd,
+    heartbeatMs: s.heartbeatMs,
+    stopped: s.verdict.kind === "running" && s.verdict.stopped,
+  };
+}
+
+/** The view of these sessions: expired ones hidden, and only a live owner's claims listed. */
+function viewOf(
+  ctx: BusContext,
+  membership: Membership,
+  peers: Peers,
+  claims: readonly ClaimName[],
+): Result<StatusView, BusError> {
+  const identity = membership.identity();
+  const member = membership.member();
+  const owners = ownersOf(peers.sessions);
+  const held = new Map<string, string[]>();
+  for (const claim of claims) {
+    if (liveHolder(claim, owners) === undefined) continue;
+    held.set(claim.owner, [...(held.get(claim.owner) ?? []), claim.key]);
+  }
+  const sessions = peers.sessions
+    .filter((s) => s.state !== "expired")
+    .map((s) => rowOf(ctx, s, identity?.id, (held.get(s.record.id) ?? []).sort()))
+    .sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
+  return ok({
+    self: {
+      id: identity?.id,
+      label: member?.label,
+      joined: member !== undefined,
+      listening: member === undefined ? "off" : listeningOf(member.armed, member.wake),
+    },
+    sessions,
+    unreadableRecords: peers.unreadable,
+  });
+}
+
+export function status(ctx: BusContext, membership: Membership): Result<StatusView, BusError> {
+  const ready = ctx.ready();
+  if (ready.isErr()) return err(ready.error);
+  const pruned = prune(ctx, membership.identity()?.id);
+  if (pruned.isErr()) return err(pruned.error);
+  // The prune's own listings serve the view: a claim it reaped has no live holder, so the view
+  // drops it anyway. Only when it expired records are they read again (a newer join put back
+  // since shows); otherwise a second read would judge the same files again.
+  const { claims, recordsExpired } = pruned.value;
+  const peers = recordsExpired === 0 ? ok(pruned.value.peers) : readPeers(ctx);
+  return peers.andThen((p) => viewOf(ctx, membership, p, claims));
+}
+
+export function snapshot(ctx: BusContext, membership: Membership): Result<StatusView, BusError> {
+  const ready = ctx.ready();
+  if (ready.isErr()) return err(ready.error);
+  return readPeers(ctx).andThen((p) =>
+    fromStore(ctx.store.listClaims()).andThen((listed) => viewOf(ctx, membership, p, listed.claims)),
+  );
+}

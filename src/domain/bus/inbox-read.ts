@@ -1,0 +1,95 @@
+// One bounded `inbox` read (A18-A20): oldest first, each body clipped, the whole read stopping
+// before the row that would pass the budget, the rest named in one `… N more` line. Pure: the
+// engine peeks, this plans, the engine consumes exactly the names it shows.
+import type { InboxPeek, Unreadable } from "../../ports/bus/bus-store.js";
+import { sanitizeField } from "../shared/text/sanitize.js";
+import type { BusMessage } from "./bus-files.js";
+import {
+  handoffBodyCharsMax,
+  inboxBodyCharsMax,
+  inboxLimitDefault,
+  inboxLimitMax,
+  inboxReadCharsMax,
+  labelCharsMax,
+  pathCharsMax,
+} from "./limits.js";
+import { clipCodePoints, codePointCount } from "./text-clip.js";
+
+export interface InboxRow {
+  /** The inbox file: consumed once shown. */
+  name: string;
+  message: BusMessage;
+  /** `handoff from billing-core (<id>) · paths: src/api`, every peer-written field sanitized. */
+  header: string;
+  /** The body clipped (400 code points, 800 for a handoff); raw: the renderer sanitizes it. */
+  body: string;
+  clipped: boolean;
+  /** What the row costs of the budget: header, a line break, body. */
+  chars: number;
+}
+
+interface InboxReadPlan {
+  rows: InboxRow[];
+  /** Exactly the files shown: nothing unseen is ever deleted. */
+  consume: string[];
+  /** Files left behind that a later read would return: `… N more`, shown when above 0. */
+  more: number;
+  /** Mail this build cannot read, as far as the peek reached: named, left on disk for the TTL. */
+  unreadable: Unreadable[];
+}
+
+/** The limit a read uses: the default when none is given, clamped to 1..inboxLimitMax. */
+export function inboxLimit(requested: number | undefined): number {
+  if (requested === undefined || !Number.isFinite(requested)) return inboxLimitDefault;
+  return Math.min(inboxLimitMax, Math.max(1, Math.floor(requested)));
+}
+
+function bodyCharsMax(message: BusMessage): number {
+  return message.kind === "handoff" ? handoffBodyCharsMax : inboxBodyCharsMax;
+}
+
+/** The row's first line, as every surface prints it: the budget counts exactly this. */
+export function inboxRowHeader(message: BusMessage): string {
+  const label = sanitizeField(message.fromLabel, labelCharsMax);
+  const from = sanitizeField(message.from, labelCharsMax);
+  const paths = message.paths.map((path) => sanitizeField(path, pathCharsMax));
+  return `${message.kind} from ${label} (${from})${paths.length > 0 ? ` · paths: ${paths.join(", ")}` : ""}`;
+}
+
+function rowOf(name: string, message: BusMessage): InboxRow {
+  const header = inboxRowHeader(message);
+  const body = clipCodePoints(message.text, bodyCharsMax(message));
+  return {
+    name,
+    message,
+    header,
+    body: body.text,
+    clipped: body.clipped,
+    chars: codePointCount(header) + 1 + codePointCount(body.text),
+  };
+}
+
+/** `peek` is the front of the inbox, oldest first; at most `limit` messages are shown, and the
+ * first always is, however long (A19). */
+export function planInboxRead(peek: InboxPeek, limit: number): InboxReadPlan {
+  const rows: InboxRow[] = [];
+  const unreadable: Unreadable[] = [];
+  let chars = 0;
+  let stopped = false;
+  for (const entry of peek.entries) {
+    if (entry.kind === "unreadable") {
+      unreadable.push({ name: entry.name, reason: entry.reason, mtimeMs: entry.mtimeMs });
+      continue;
+    }
+    if (stopped || rows.length >= limit) continue;
+    const row = rowOf(entry.name, entry.message);
+    if (rows.length > 0 && chars + row.chars > inboxReadCharsMax) {
+      stopped = true;
+      continue;
+    }
+    rows.push(row);
+    chars += row.chars;
+  }
+  const more = Math.max(0, peek.files - rows.length - unreadable.length);
+  return { rows, consume: rows.map((row) => row.name), more, unreadable };
+}

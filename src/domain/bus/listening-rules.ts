@@ -1,0 +1,68 @@
+// What new mail does to a listening session (A35-A37): the engine decides, the host delivers.
+import type { MailNotice, NoticeMessage } from "../../ports/bus/bus-host.js";
+import type { BusMessage } from "./bus-files.js";
+import { handoffBodyCharsMax, noticePreviewCharsMax } from "./limits.js";
+import { clipCodePoints } from "./text-clip.js";
+
+/** What the session asked for at its last join: listen or not, and raise a turn or wait for one. */
+export interface Listening {
+  armed: boolean;
+  wake: boolean;
+}
+
+/** busy: a run is in progress. raised: this engine raised a turn whose run has not settled yet. */
+export interface TurnState {
+  busy: boolean;
+  raised: boolean;
+}
+
+type MailAction =
+  /** Not listening: the mail waits for `inbox`. */
+  | "ignore"
+  /** Report it with the next prompt. */
+  | "next-turn"
+  /** Raise one turn now. */
+  | "raise"
+  /** Raise one turn once the run in progress settles (never pushed into it), one for the burst. */
+  | "after-run";
+
+export function onNewMail(listening: Listening, turn: TurnState): MailAction {
+  if (!listening.armed) return "ignore";
+  if (!listening.wake) return "next-turn";
+  return turn.busy || turn.raised ? "after-run" : "raise";
+}
+
+/** After a run settles with mail waiting to wake it: a stopped run raises nothing (the user just
+ * stopped the agent); that mail goes with the next prompt. */
+export function raiseAfterRun(aborted: boolean, listening: Listening): boolean {
+  return !aborted && listening.armed && listening.wake;
+}
+
+function noticeMessage(message: BusMessage): NoticeMessage {
+  const preview = clipCodePoints(
+    message.text,
+    message.kind === "handoff" ? handoffBodyCharsMax : noticePreviewCharsMax,
+  );
+  return {
+    id: message.id,
+    from: message.from,
+    fromLabel: message.fromLabel,
+    kind: message.kind,
+    preview: preview.text,
+    clipped: preview.clipped,
+    paths: [...message.paths],
+  };
+}
+
+export function buildNotice(
+  delivery: MailNotice["delivery"],
+  seq: number,
+  messages: readonly BusMessage[],
+): MailNotice {
+  return {
+    delivery,
+    seq,
+    messages: messages.map(noticeMessage),
+    handoffs: messages.filter((message) => message.kind === "handoff").length,
+  };
+}

@@ -1,0 +1,51 @@
+// The production wiring of one session's bus: git for the repository, node fs under the agent dir,
+// /proc for liveness, fs.watch hints on the own inbox, the system clock.
+import type { Result } from "neverthrow";
+import { createFsBusStore } from "../adapters/fs/bus/fs-bus-store.js";
+import { cryptoEntropy } from "../adapters/node/crypto-entropy.js";
+import { createFsWatcher } from "../adapters/node/fs-watcher.js";
+import { createGitRepoResolver } from "../adapters/node/git-repo-resolver.js";
+import { nodeFs } from "../adapters/node/node-fs.js";
+import { nodeRealPaths } from "../adapters/node/node-real-paths.js";
+import { createProcessProbe } from "../adapters/node/proc-probe.js";
+import { currentUid } from "../adapters/node/process-user.js";
+import { systemClock } from "../adapters/node/system-clock.js";
+import { type BusEngine, createBusEngine } from "../domain/bus/engine/index.js";
+import type { BusHost } from "../ports/bus/bus-host.js";
+import type { RepoError, RepoPlace } from "../ports/bus/repo-resolver.js";
+
+export interface NodeBusOptions {
+  host: BusHost;
+  /** Pi's agent dir: the bus lives in `<agent dir>/session-bus/<repo key>/`. */
+  agentDir: string;
+  /** The repository this session works in, resolved by `resolveBusPlace`. */
+  place: RepoPlace;
+}
+
+/** Where `cwd`'s bus is: one git call (bounded), or the real cwd outside a repository. */
+export function resolveBusPlace(cwd: string): Result<RepoPlace, RepoError> {
+  return createGitRepoResolver().resolve(cwd);
+}
+
+/** The folder of `place`'s bus under `agentDir`. */
+export function busFolder(agentDir: string, place: RepoPlace): string {
+  return `${agentDir.replace(/\/+$/, "")}/session-bus/${place.key}`;
+}
+
+export function createNodeBus(options: NodeBusOptions): BusEngine {
+  return createBusEngine({
+    store: createFsBusStore({
+      fs: nodeFs,
+      root: busFolder(options.agentDir, options.place),
+      uid: currentUid(),
+      entropy: cryptoEntropy,
+    }),
+    place: options.place,
+    clock: systemClock,
+    entropy: cryptoEntropy,
+    probe: createProcessProbe(),
+    watcher: createFsWatcher(),
+    realPaths: nodeRealPaths,
+    host: options.host,
+  });
+}

@@ -1,0 +1,224 @@
+// Bus engines on one memfs volume, one virtual clock, one process table and one manual watcher, over
+// the real fs bus store. memfs stamps mtimes with Date, and an mtime is the heartbeat and the
+// arrival: Date is faked and kept on the virtual clock, timer by timer.
+import type { Volume } from "memfs";
+import { vi } from "vitest";
+import { createFsBusStore } from "../../../../src/adapters/fs/bus/fs-bus-store.js";
+import type { FsLike } from "../../../../src/adapters/fs/shared/fs-like.js";
+import { createManualWatcher, type ManualWatcher } from "../../../../src/adapters/memory/manual-watcher.js";
+import { createMemoryFs, memoryFsUid } from "../../../../src/adapters/memory/memory-fs.js";
+import {
+  createProcessTable,
+  type ProcessTable,
+  type SpawnOptions,
+} from "../../../../src/adapters/memory/process-table.js";
+import { createSeededEntropy } from "../../../../src/adapters/memory/seeded-entropy.js";
+import { createVirtualClock, type VirtualClock } from "../../../../src/adapters/memory/virtual-clock.js";
+import type { SessionRecord } from "../../../../src/domain/bus/bus-files.js";
+import { type BusEngine, createBusEngine } from "../../../../src/domain/bus/engine/index.js";
+import type { BusHost, BusWarning, MailNotice } from "../../../../src/ports/bus/bus-host.js";
+import type { RepoPlace } from "../../../../src/ports/bus/repo-resolver.js";
+import type { Clock, TimerHandle } from "../../../../src/ports/shared/clock.js";
+
+export const busRoot = "/agent/session-bus/repo-key";
+export const repo = "/repo";
+export const startMs = 1_700_000_000_000;
+
+export type Name = "alice" | "bob" | "carol" | "dave";
+
+/** Pi's ids are UUIDv7: sessions started together share their first characters. */
+export const idOf: Record<Name, string> = {
+  alice: "01a232e9-7f64-7000-8000-00000000a11c",
+  bob: "01a232e9-809c-7000-8000-000000000b0b",
+  carol: "01a232e9-81aa-7000-8000-00000000ca01",
+  dave: "01a232e9-82bb-7000-8000-00000000da7e",
+};
+
+export interface RecordingBusHost extends BusHost {
+  raised: MailNotice[];
+  warnings: BusWarning[];
+}
+
+export interface BusSession {
+  name: Name;
+  id: string;
+  pid: number;
+  engine: BusEngine;
+  host: RecordingBusHost;
+  /** Timers of this engine neither fired nor cancelled. */
+  liveTimers(): number;
+}
+
+export interface StartOptions {
+  /** Pi's session name (default none: the label derives from the cwd). */
+  sessionName?: string;
+  cwd?: string;
+  spawn?: SpawnOptions;
+  /** Another name's session id: a second process of that session (A34). */
+  idOf?: Name;
+  reason?: "startup" | "reload";
+  /** Run as this already running pid (a reload in the same process). */
+  pid?: number;
+  /** This process's view of the file system (to interleave another session inside a call). */
+  wrapFs?: (fs: FsLike) => FsLike;
+}
+
+export interface BusHarness {
+  vol: Volume;
+  clock: VirtualClock;
+  table: ProcessTable;
+  watcher: ManualWatcher;
+  start(name: Name, options?: StartOptions): BusSession;
+  /** The session last started under `name`. */
+  session(name: Name): BusSession;
+  /** Moves virtual time and Date together, firing due timers at their own times. */
+  advance(ms: number): void;
+  shutdown(name: Name, reason?: "quit" | "reload" | "resume"): void;
+  /** kill -9: nothing of it runs any more, its files stay. */
+  crash(name: Name): void;
+  record(name: Name): SessionRecord | undefined;
+  /** Names in claims/, as the store wrote them. */
+  claimFiles(): string[];
+  inboxFiles(name: Name): string[];
+  /** Sets the mtime of `name`'s record `ageMs` in the past (a stopped heartbeat). */
+  ageRecord(name: Name, ageMs: number): void;
+}
+
+function trackedClock(clock: VirtualClock, live: Set<TimerHandle>, alive: () => boolean): Clock {
+  return {
+    now: () => clock.now(),
+    setTimer(ms, fn) {
+      const handle: TimerHandle = {
+        cancel: () => {
+          live.delete(handle);
+          inner.cancel();
+        },
+      };
+      const inner = clock.setTimer(ms, () => {
+        live.delete(handle);
+        if (alive()) fn();
+      });
+      live.add(handle);
+      return handle;
+    },
+    defer: (fn) => clock.defer(() => alive() && fn()),
+  };
+}
+
+function recordingHost(): RecordingBusHost {
+  const host: RecordingBusHost = {
+    raised: [],
+    warnings: [],
+    raiseTurn: (notice) => void host.raised.push(notice),
+    warn: (warning) => void host.warnings.push(warning),
+  };
+  return host;
+}
+
+export function createBusHarness(): BusHarness {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(startMs);
+  const { fs, vol } = createMemoryFs();
+  const clock = createVirtualClock(startMs);
+  const table = createProcessTable();
+  const watcher = createManualWatcher();
+  const sessions = new Map<Name, BusSession>();
+  const kills = new Map<Name, () => void>();
+  vol.mkdirSync("/agent", { recursive: true, mode: 0o700 });
+  vol.mkdirSync(`${repo}/src/api`, { recursive: true, mode: 0o755 });
+  vol.writeFileSync(`${repo}/src/api/routes.ts`, "");
+  vol.writeFileSync(`${repo}/README.md`, "");
+  vol.symlinkSync(`${repo}/src`, `${repo}/src-link`);
+  const realpath = (path: string) => {
+    try {
+      return String(vol.realpathSync(path));
+    } catch {
+      return undefined;
+    }
+  };
+  const list = (path: string): string[] => {
+    try {
+      return (vol.readdirSync(path) as unknown[]).map(String).sort();
+    } catch {
+      return [];
+    }
+  };
+
+  const start = (name: Name, options: StartOptions = {}): BusSession => {
+    const identity = options.pid === undefined ? table.spawn(options.spawn) : table.probeFor(options.pid).self();
+    const live = new Set<TimerHandle>();
+    let alive = true;
+    const host = recordingHost();
+    const clockOf = trackedClock(clock, live, () => alive);
+    const cwd = options.cwd ?? repo;
+    const place: RepoPlace = { key: "repo-key", common: `${repo}/.git`, root: repo, cwd };
+    const engine = createBusEngine({
+      store: createFsBusStore({
+        fs: options.wrapFs?.(fs) ?? fs,
+        root: busRoot,
+        uid: memoryFsUid,
+        entropy: createSeededEntropy(identity.pid + 1),
+      }),
+      place,
+      clock: clockOf,
+      entropy: createSeededEntropy(identity.pid),
+      probe: table.probeFor(identity.pid),
+      watcher: { watch: (dir, onHint) => watcher.watch(dir, (hint) => alive && onHint(hint)) },
+      realPaths: { realpath },
+      host,
+    });
+    const id = idOf[options.idOf ?? name];
+    const session: BusSession = { name, id, pid: identity.pid, engine, host, liveTimers: () => live.size };
+    kills.set(name, () => {
+      alive = false;
+      for (const handle of [...live]) handle.cancel();
+    });
+    sessions.set(name, session);
+    engine.sessionStarted({ id, name: options.sessionName }, options.reason ?? "startup");
+    return session;
+  };
+
+  const harness: BusHarness = {
+    vol,
+    clock,
+    table,
+    watcher,
+    start,
+    session(name) {
+      const found = sessions.get(name);
+      if (found === undefined) throw new Error(`${name} never started`);
+      return found;
+    },
+    advance(ms) {
+      const target = clock.now() + ms;
+      for (let next = clock.nextTimerAt(); next !== undefined && next <= target; next = clock.nextTimerAt()) {
+        vi.setSystemTime(next);
+        clock.advance(next - clock.now());
+      }
+      vi.setSystemTime(target);
+      clock.advance(target - clock.now());
+      clock.runDeferred();
+    },
+    shutdown(name, reason = "quit") {
+      const session = harness.session(name);
+      session.engine.shutdown(reason);
+      if (reason !== "reload") table.exit(session.pid);
+    },
+    crash(name) {
+      table.crash(harness.session(name).pid);
+      kills.get(name)?.();
+    },
+    record(name) {
+      const path = `${busRoot}/sessions/${idOf[name]}.json`;
+      if (!vol.existsSync(path)) return undefined;
+      return JSON.parse(String(vol.readFileSync(path, "utf8"))) as SessionRecord;
+    },
+    claimFiles: () => list(`${busRoot}/claims`),
+    inboxFiles: (name) => list(`${busRoot}/inbox/${idOf[name]}`),
+    ageRecord(name, ageMs) {
+      const seconds = (clock.now() - ageMs) / 1000;
+      vol.utimesSync(`${busRoot}/sessions/${idOf[name]}.json`, seconds, seconds);
+    },
+  };
+  return harness;
+}

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createBusHarness, idOf } from "./harness.js";
+
+afterEach(() => vi.useRealTimers());
+
+describe("join", () => {
+  it("derives the label from the real cwd's name and writes a listening record", () => {
+    const h = createBusHarness();
+    const report = h.start("alice").engine.join({})._unsafeUnwrap();
+    expect(report).toEqual({
+      id: idOf.alice,
+      label: "repo",
+      previousLabel: undefined,
+      named: false,
+      listening: true,
+      wake: false,
+    });
+    expect(h.record("alice")).toMatchObject({ id: idOf.alice, label: "repo", armed: true, wake: false, root: "/repo" });
+  });
+
+  it("derives it from Pi's session name when there is one", () => {
+    const h = createBusHarness();
+    expect(h.start("alice", { sessionName: "Billing Core" }).engine.join({})._unsafeUnwrap().label).toBe(
+      "billing-core",
+    );
+  });
+
+  it("suffixes a derived label a live session holds with the end of the own id (A2)", () => {
+    const h = createBusHarness();
+    h.start("alice").engine.join({});
+    expect(h.start("bob").engine.join({})._unsafeUnwrap().label).toBe("repo-0b0b");
+  });
+
+  it("refuses an explicit label a live session holds, naming its id, and changes nothing", () => {
+    const h = createBusHarness();
+    h.start("alice").engine.join({ label: "api" });
+    const bob = h.start("bob");
+    bob.engine.join({ label: "web" });
+    expect(bob.engine.join({ label: "api" })._unsafeUnwrapErr()).toEqual({
+      kind: "label-taken",
+      label: "api",
+      holder: idOf.alice,
+    });
+    expect(h.record("bob")?.label).toBe("web");
+  });
+
+  it("refuses a label outside the syntax without rewriting it", () => {
+    const h = createBusHarness();
+    expect(h.start("alice").engine.join({ label: "Bad Label" })._unsafeUnwrapErr().kind).toBe("invalid-label");
+    expect(h.record("alice")).toBeUndefined();
+  });
+
+  it("frees a label whose holder's process is gone at once (A3)", () => {
+    const h = createBusHarness();
+    h.start("alice").engine.join({ label: "api" });
+    h.crash("alice");
+    expect(h.start("bob").engine.join({ label: "api" })._unsafeUnwrap().label).toBe("api");
+  });
+
+  it("keeps the label on a rejoin without one, and relabels with one (A30)", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.join({ label: "api" });
+    expect(alice.engine.join({})._unsafeUnwrap().label).toBe("api");
+    const relabel = alice.engine.join({ label: "web" })._unsafeUnwrap();
+    expect([relabel.label, relabel.previousLabel, relabel.named]).toEqual(["web", "api", true]);
+    expect(h.start("bob").engine.join({ label: "api" }).isOk()).toBe(true);
+  });
+
+  it("sets the listening mode on every join: wake, plain, and listen false", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.join({ wake: true });
+    expect(h.record("alice")).toMatchObject({ armed: true, wake: true });
+    alice.engine.join({});
+    expect(h.record("alice")).toMatchObject({ armed: true, wake: false });
+    alice.engine.join({ listen: false, wake: true });
+    expect(h.record("alice")).toMatchObject({ armed: false, wake: false });
+  });
+
+  it("keeps the join token across rejoins, so its claims stay its own", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.join({});
+    const token = h.record("alice")?.joinToken;
+    alice.engine.join({ label: "other", wake: true });
+    expect(h.record("alice")?.joinToken).toBe(token);
+  });
+
+  it("answers not-started once the session shut down, and writes nothing", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.shutdown("quit");
+    expect(alice.engine.join({})._unsafeUnwrapErr()).toEqual({ kind: "not-started" });
+    expect(alice.engine.claim(["src"])._unsafeUnwrapErr()).toEqual({ kind: "not-started" });
+    expect(h.record("alice")).toBeUndefined();
+  });
+});
+
+describe("the implicit join (A29)", () => {
+  it("joins on the first inbox, claim, release or send, listening for the next turn", () => {
+    for (const act of ["inbox", "claim", "release", "send"] as const) {
+      const h = createBusHarness();
+      h.start("bob").engine.join({ label: "bob" });
+      const alice = h.start("alice").engine;
+      if (act === "inbox") alice.inbox(undefined);
+      if (act === "claim") alice.claim(["src"]);
+      if (act === "release") alice.release(["src"]);
+      if (act === "send") alice.send({ to: "bob", text: "hi" });
+      expect(h.record("alice"), act).toMatchObject({ label: "repo", armed: true, wake: false });
+    }
+  });
+
+  it("never joins on status, nor on a send refused before it touches the bus", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice").engine;
+    alice.status();
+    alice.snapshot();
+    expect(alice.send({ to: "*", text: "" }).isErr()).toBe(true);
+    expect(alice.send({ to: "bob", text: "x".repeat(4_001) }).isErr()).toBe(true);
+    expect(h.record("alice")).toBeUndefined();
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { BusMessage } from "../../../src/domain/bus/bus-files.js";
+import { inboxLimit, inboxRowHeader, planInboxRead } from "../../../src/domain/bus/inbox-read.js";
+import {
+  handoffBodyCharsMax,
+  inboxBodyCharsMax,
+  inboxLimitDefault,
+  inboxLimitMax,
+  inboxReadCharsMax,
+} from "../../../src/domain/bus/limits.js";
+import type { InboxEntry, InboxPeek } from "../../../src/ports/bus/bus-store.js";
+import { busMessage } from "./fixtures.js";
+
+const entry = (message: BusMessage): InboxEntry => ({
+  kind: "message",
+  name: `f-${message.id}`,
+  arrivedMs: 0,
+  message,
+});
+const unreadable = (name: string): InboxEntry => ({
+  kind: "unreadable",
+  name,
+  reason: "not-json",
+  mtimeMs: 5,
+  arrivedMs: 5,
+});
+const peekOf = (entries: InboxEntry[], files = entries.length): InboxPeek => ({ entries, files });
+const messages = (count: number, text = "hi") =>
+  Array.from({ length: count }, (_, i) => entry(busMessage(`m${i}`, { text })));
+
+describe("inboxLimit (A44)", () => {
+  it("defaults to 20 and clamps to 1..50", () => {
+    expect(inboxLimit(undefined)).toBe(inboxLimitDefault);
+    expect(inboxLimit(0)).toBe(1);
+    expect(inboxLimit(500)).toBe(inboxLimitMax);
+    expect(inboxLimit(7.9)).toBe(7);
+  });
+});
+
+describe("planInboxRead", () => {
+  it("shows the front in arrival order and consumes exactly the names shown", () => {
+    const plan = planInboxRead(peekOf(messages(5)), 3);
+    expect(plan.rows.map((r) => r.message.id)).toEqual(["m0", "m1", "m2"]);
+    expect(plan.consume).toEqual(["f-m0", "f-m1", "f-m2"]);
+    expect(plan.more).toBe(2);
+  });
+
+  it("clips a body at 400 code points and a handoff's at 800", () => {
+    const long = "x".repeat(2_000);
+    const plan = planInboxRead(
+      peekOf([entry(busMessage("a", { text: long })), entry(busMessage("h", { text: long, kind: "handoff" }))]),
+      20,
+    );
+    expect(plan.rows.map((r) => [r.body.length, r.clipped])).toEqual([
+      [inboxBodyCharsMax, true],
+      [handoffBodyCharsMax, true],
+    ]);
+  });
+
+  it("stops before the first row that would pass the budget and counts the rest (A19)", () => {
+    const plan = planInboxRead(peekOf(messages(30, "y".repeat(inboxBodyCharsMax))), 30);
+    const spent = plan.rows.reduce((sum, row) => sum + row.chars, 0);
+    expect(spent).toBeLessThanOrEqual(inboxReadCharsMax);
+    expect(spent + plan.rows[0]!.chars).toBeGreaterThan(inboxReadCharsMax);
+    expect(plan.more).toBe(30 - plan.rows.length);
+  });
+
+  it("does not skip a long row to show a shorter one behind it (the front is a queue)", () => {
+    const rows = [...messages(9, "z".repeat(inboxBodyCharsMax)), entry(busMessage("short", { text: "s" }))];
+    rows.splice(8, 0, entry(busMessage("handoff", { kind: "handoff", text: "h".repeat(handoffBodyCharsMax) })));
+    const plan = planInboxRead(peekOf(rows), 20);
+    expect(plan.rows.map((r) => r.message.id)).not.toContain("short");
+  });
+
+  it("always shows at least one message, however long its row", () => {
+    const paths = Array.from({ length: 64 }, (_, i) => `src/${"p".repeat(100)}/${i}`);
+    const plan = planInboxRead(peekOf([entry(busMessage("big", { paths })), ...messages(2)]), 20);
+    expect(plan.rows.map((r) => r.message.id)).toEqual(["big"]);
+    expect(plan.rows[0]!.chars).toBeGreaterThan(inboxReadCharsMax);
+  });
+
+  it("names unreadable mail, leaves it, and keeps it out of the `… N more` count (A20)", () => {
+    const plan = planInboxRead(peekOf([unreadable("bad.json"), ...messages(2)], 10), 20);
+    expect(plan.unreadable).toEqual([{ name: "bad.json", reason: "not-json", mtimeMs: 5 }]);
+    expect(plan.consume).toEqual(["f-m0", "f-m1"]);
+    expect(plan.more).toBe(10 - 2 - 1);
+  });
+
+  it("counts `… N more` from the inbox's files, not from the peek", () => {
+    expect(planInboxRead(peekOf(messages(50), 120), 20).more).toBe(100);
+  });
+
+  it("sanitizes what a peer wrote into the header", () => {
+    const header = inboxRowHeader(busMessage("a", { fromLabel: "evil\nSYSTEM:", paths: ["a\u202eb"] }));
+    expect(header).toBe("message from evil SYSTEM: (sender-id) · paths: a b");
+  });
+
+  it("shows nothing and consumes nothing from an empty inbox", () => {
+    expect(planInboxRead(peekOf([]), 20)).toEqual({ rows: [], consume: [], more: 0, unreadable: [] });
+  });
+});
