@@ -1,0 +1,87 @@
+// What the /sessions board draws and what it may do: plain data the extension adapts from the bus
+// engine's read-only snapshot, so the board never depends on how the engine stores anything.
+// Every string here may have been written by a peer: the board sanitizes it before drawing.
+
+/** How this session (or a peer) hears of new mail: a raised turn, a report at the next turn, or not at all. */
+type Listening = "wake" | "next turn" | "not listening";
+
+type MessageKind = "message" | "event" | "ask" | "handoff";
+
+interface BoardSelf {
+  id: string;
+  /** Absent until this session has a label on the bus. */
+  label?: string;
+  joined: boolean;
+  listening: Listening;
+}
+
+export interface SessionRow {
+  id: string;
+  label: string;
+  /** `gone`: the process is provably dead; the row stays until its heartbeat ages out. */
+  state: "active" | "gone";
+  /** `unknown`: a record written before listening was recorded. */
+  listening: Listening | "unknown";
+  unread: number;
+  /** Claim keys this session holds, repository-relative posix paths. */
+  claims: readonly string[];
+  cwd: string;
+  heartbeatAgeMs: number;
+  /** This session's own row: present only once it joined. */
+  self: boolean;
+}
+
+/** One message of this session's inbox, previewed and never consumed. */
+export interface MessageRow {
+  type: "message";
+  /** The message id: what keeps the selection on this row across repaints. */
+  id: string;
+  fromId: string;
+  fromLabel: string;
+  kind: MessageKind;
+  text: string;
+  paths: readonly string[];
+  /** The send time the sender wrote (ISO 8601); a peer's clock, so shown as it came. */
+  sentAt: string;
+  /** When it landed in the inbox (the file's mtime, epoch ms): the queue's order. */
+  arrivalMs: number;
+}
+
+/** A message file this build cannot read: named, left on disk, ended by the message TTL. */
+export interface UnreadableRow {
+  type: "unreadable";
+  file: string;
+}
+
+export type InboxRow = MessageRow | UnreadableRow;
+
+export interface ClaimRow {
+  key: string;
+  ownerId: string;
+  ownerLabel: string;
+  /** Held by this session: the only claims `x` may release. */
+  own: boolean;
+}
+
+export interface BoardSnapshot {
+  self: BoardSelf;
+  sessions: readonly SessionRow[];
+  /** This session's inbox only: the board shows no other session's mail. */
+  inbox: readonly InboxRow[];
+  claims: readonly ClaimRow[];
+}
+
+export interface ActionOutcome {
+  ok: boolean;
+  /** One line for the board's status line. */
+  message: string;
+}
+
+export interface BoardActions {
+  /** A read: prunes nothing, consumes nothing. Called by the 1 s poll and after each action. */
+  snapshot(): BoardSnapshot;
+  /** The `w` key: stop listening when listening, else start (joining under the derived label when not joined). */
+  toggleListening(): ActionOutcome;
+  /** The `x` key, after a yes: release one claim this session holds, by its stored key. */
+  release(key: string): ActionOutcome;
+}

@@ -1,0 +1,34 @@
+// /sessions outside the TUI: the board's sessions and claims as plain lines, for ctx.ui.notify in
+// rpc and stderr in print and json. Peer strings are sanitized: a terminal may show them raw.
+import type { BoardSnapshot, SessionRow } from "./board-model.js";
+import { oneLine, visibleSessions } from "./board-rows.js";
+
+function selfLine(snapshot: BoardSnapshot): string {
+  const self = snapshot.self;
+  if (!self.joined) return "This session has not joined the bus.";
+  return `This session: ${oneLine(self.label ?? self.id)}, listening: ${self.listening}.`;
+}
+
+function sessionLine(row: SessionRow): string {
+  const label = `${oneLine(row.label)}${row.self ? " (you)" : ""}`;
+  const listening = row.state === "gone" ? "" : `, ${row.listening}`;
+  const claims = row.claims.length === 0 ? "no claims" : `claims: ${row.claims.map(oneLine).join(", ")}`;
+  return `  ${label} (${oneLine(row.id)}): ${row.state}${listening}, ${row.unread} unread, ${claims}`;
+}
+
+/** The compact listing: this session, every session with its state, listening, unread count and
+ * claims, then every claim with its owner. */
+export function formatListing(snapshot: BoardSnapshot): string {
+  const sessions = visibleSessions(snapshot);
+  const lines = [selfLine(snapshot)];
+  if (sessions.length === 0) lines.push("Nobody has joined the bus on this repository yet.");
+  else lines.push(`Sessions (${sessions.length}):`, ...sessions.map(sessionLine));
+  if (snapshot.claims.length === 0) lines.push("Claims: none.");
+  else {
+    lines.push(`Claims (${snapshot.claims.length}):`);
+    for (const claim of snapshot.claims) {
+      lines.push(`  ${oneLine(claim.key)}: ${oneLine(claim.ownerLabel)}${claim.own ? " (you)" : ""}`);
+    }
+  }
+  return lines.join("\n");
+}
