@@ -8,10 +8,13 @@ import { defineConfig } from "tsup";
 // not used at run time at all (tool schemas are plain JSON Schema, mail files are checked by hand
 // in src/domain/shape.ts): bundled, it was 170 KB of 230 and ~10 ms of every start.
 export default defineConfig({
-  entry: { "session-mail": "src/pi/mail/index.ts" },
+  entry: { "session-mail": "src/pi/mail/index.ts", "session-bus": "src/pi/bus/index.ts" },
   outDir: "dist/extension",
   format: ["esm"],
   dts: false,
+  // Each bundle stands alone: Pi loads each extension on its own, and a shared chunk would be a
+  // second file to import at every start.
+  splitting: false,
   clean: true,
   sourcemap: false,
   minify: true,

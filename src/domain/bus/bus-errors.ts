@@ -34,7 +34,7 @@ export type BusError =
 const label = (text: string) => sanitizeField(text, labelCharsMax);
 const path = (text: string) => sanitizeField(text, pathCharsMax);
 
-function describeStoreFailure(error: StoreError): string {
+export function describeBusStoreError(error: StoreError): string {
   switch (error.kind) {
     case "io":
       return sanitizeField(error.message, pathCharsMax);
@@ -69,9 +69,9 @@ export function describeBusError(error: BusError): string {
     case "too-many-paths":
       return `${error.count} paths in one call; the limit is ${error.max}.`;
     case "store":
-      return `The bus could not be read or written: ${describeStoreFailure(error.error)}.`;
+      return `The bus could not be read or written: ${describeBusStoreError(error.error)}.`;
     case "nobody-reached":
-      return `Not delivered to anyone: ${error.failed.map((f) => `${label(f.label)} (${describeStoreFailure(f.error)})`).join(", ")}.`;
+      return `Not delivered to anyone: ${error.failed.map((f) => `${label(f.label)} (${describeBusStoreError(f.error)})`).join(", ")}.`;
     case "claim-conflict": {
       const why = error.race ? " Another session claimed at the same moment; nothing was claimed, try again." : "";
       return `Nothing claimed: ${error.conflicts.map(describeConflict).join("; ")}.${why}`;

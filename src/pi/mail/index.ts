@@ -8,6 +8,7 @@ import type { MailboxEngine } from "../../domain/mail/engine/index.js";
 import { droppedNotice } from "../../domain/mail/framing.js";
 import { mailMessageType } from "../../domain/mail/message-type.js";
 import { createNodeMailbox } from "../../wiring/node-mailbox.js";
+import { isDisabled } from "../shared/disabled.js";
 import { registerMailboxCommand } from "./command.js";
 import { emitInbound, provideHooks } from "./hooks.js";
 import { createNamesakeCheck, type NamesakeCheck } from "./namesakes.js";
@@ -37,6 +38,7 @@ function warner(ctx: ExtensionContext): (text: string) => void {
 }
 
 export default function sessionMail(pi: ExtensionAPI): void {
+  if (isDisabled("session-mail")) return;
   let live: Live | undefined;
   const run = createRunTracker();
   // XDG_STATE_HOME is read at every call, as the spec says: when it names another mail root now,

@@ -1,0 +1,56 @@
+// The BusHost port over Pi: a wake is a visible custom message that starts a turn; warnings go to
+// Pi's UI. After the session is replaced every ctx call throws, so each call is guarded.
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { describeBusStoreError } from "../../domain/bus/bus-errors.js";
+import { labelCharsMax } from "../../domain/bus/limits.js";
+import { sanitizeField } from "../../domain/shared/text/sanitize.js";
+import type { BusHost, BusWarning } from "../../ports/bus/bus-host.js";
+import { noticeContent, noticeType } from "./notice.js";
+
+function warningText(warning: BusWarning): string {
+  switch (warning.kind) {
+    case "displaced":
+      return `Another process (pid ${warning.pid}) of this session joined the bus after this one and owns its record now: this one is off the bus until it joins again.`;
+    case "record-lost":
+      return warning.label === undefined
+        ? "This session's bus record was pruned (the process was suspended too long): it is off the bus and its claims are free; join again."
+        : `This session's bus record was pruned (the process was suspended too long): it joined again as ${sanitizeField(warning.label, labelCharsMax)}, and the paths it held are free.`;
+    case "store-failed":
+      return `The bus could not ${warning.op === "watch" ? "read this session's inbox" : warning.op === "heartbeat" ? "write this session's heartbeat" : "remove this session's record"}: ${describeBusStoreError(warning.error)}.`;
+    default: {
+      const never: never = warning;
+      return never;
+    }
+  }
+}
+
+export function createBusHost(
+  pi: ExtensionAPI,
+  ctx: ExtensionContext,
+  isLive: () => boolean,
+  membershipMayHaveChanged: () => void,
+): BusHost {
+  return {
+    raiseTurn(notice) {
+      if (!isLive()) return;
+      const { content, details } = noticeContent(notice);
+      pi.sendMessage({ customType: noticeType, content, display: true, details }, { triggerTurn: true });
+    },
+    isIdle() {
+      try {
+        return isLive() && ctx.isIdle();
+      } catch {
+        return false;
+      }
+    },
+    warn(warning) {
+      if (!isLive()) return;
+      membershipMayHaveChanged();
+      try {
+        ctx.ui.notify(warningText(warning), "warning");
+      } catch {
+        // A warning is not worth a crash of the session.
+      }
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// session-bus for Pi: the composition root. One bus engine per session, made on first use (the git
+// call that finds the repository stays off Pi's start), except after a /reload, which keeps the
+// membership and must keep listening. Nothing joins at session_start, in any mode.
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { err } from "neverthrow";
+import { agentDirFromEnv } from "../../adapters/node/agent-dir.js";
+import type { BusEngine, JoinRequest, StartReason } from "../../domain/bus/engine/index.js";
+import { createNodeBus, resolveBusPlace } from "../../wiring/node-bus.js";
+import { isDisabled } from "../shared/disabled.js";
+import { createBusHost } from "./bus-host.js";
+import { labelChannel, provideJoin } from "./join-api.js";
+import { noticeContent, noticeType } from "./notice.js";
+import { renderNotice } from "./notice-view.js";
+import { type BusAccess, registerSessionTool } from "./session-tool.js";
+import { registerSessionsCommand } from "./sessions-command.js";
+import { dropStaleNotices } from "./stale-notices.js";
+
+interface Live {
+  ctx: ExtensionContext;
+  reason: StartReason;
+  engine: BusEngine | undefined;
+  /** The failure that kept the engine from starting, told once. */
+  failed: string | undefined;
+  /** The label last announced on session-label, to announce changes only. */
+  announced: string | undefined;
+}
+
+export default function sessionBus(pi: ExtensionAPI): void {
+  if (isDisabled("session-bus")) return;
+  let live: Live | undefined;
+
+  const announce = (current: Live, id: string, label: string | undefined) => {
+    current.announced = label;
+    pi.events.emit(labelChannel, { id, label });
+  };
+
+  const engineOf = (current: Live): BusEngine | undefined => {
+    if (current.engine !== undefined || current.failed !== undefined) return current.engine;
+    const place = resolveBusPlace(current.ctx.cwd);
+    if (place.isErr()) {
+      current.failed = `The bus is off: ${place.error.message}`;
+      current.ctx.ui.notify(current.failed, "error");
+      return undefined;
+    }
+    const engine = createNodeBus({
+      host: createBusHost(
+        pi,
+        current.ctx,
+        () => live === current,
+        () => access.changed(),
+      ),
+      agentDir: agentDirFromEnv(),
+      place: place.value,
+    });
+    current.engine = engine;
+    engine.sessionStarted({ id: current.ctx.sessionManager.getSessionId(), name: pi.getSessionName() }, current.reason);
+    return engine;
+  };
+
+  const access: BusAccess = {
+    engine: () => (live === undefined ? undefined : engineOf(live)),
+    join(request: JoinRequest) {
+      const current = live;
+      const engine = current === undefined ? undefined : engineOf(current);
+      if (current === undefined || engine === undefined) return engineUnavailable();
+      const joined = engine.join(request);
+      if (joined.isOk()) {
+        // An explicit label is Pi's session name too, so /resume agrees with the record (A1).
+        if (joined.value.named && pi.getSessionName() !== joined.value.label) pi.setSessionName(joined.value.label);
+        announce(current, joined.value.id, joined.value.label);
+      }
+      return joined;
+    },
+    changed() {
+      const current = live;
+      const member = current?.engine?.membership();
+      if (current === undefined || member?.label === current.announced) return;
+      announce(current, member?.id ?? current.ctx.sessionManager.getSessionId(), member?.label);
+    },
+  };
+
+  pi.on("session_start", (event, ctx) => {
+    live = { ctx, reason: event.reason, engine: undefined, failed: undefined, announced: undefined };
+    // A reload keeps the membership: the engine takes back its record and listens again at once.
+    if (event.reason === "reload") engineOf(live);
+  });
+  pi.on("session_shutdown", (event) => {
+    const current = live;
+    live = undefined;
+    if (current?.engine === undefined) return;
+    const member = current.engine.membership();
+    current.engine.shutdown(event.reason);
+    if (member !== undefined && event.reason !== "reload")
+      pi.events.emit(labelChannel, { id: member.id, label: undefined });
+  });
+  pi.on("session_info_changed", (event) => live?.engine?.renamed(event.name));
+  pi.on("agent_start", () => live?.engine?.runStarted());
+  pi.on("agent_settled", (event) => live?.engine?.runSettled(event.aborted));
+  pi.on("before_agent_start", (event) => {
+    // A run the bus's own wake started already carries its notice.
+    if (event.messageType === "custom" && event.message.customType === noticeType) return undefined;
+    const notice = live?.engine?.promptStarting();
+    if (notice === undefined) return undefined;
+    const { content, details } = noticeContent(notice);
+    return { message: { customType: noticeType, content, display: true, details } };
+  });
+  pi.on("context", (event) => {
+    const engine = live?.engine;
+    if (engine === undefined) return undefined;
+    const messages = dropStaleNotices(event.messages, engine);
+    return messages === event.messages ? undefined : { messages };
+  });
+
+  pi.registerMessageRenderer(noticeType, renderNotice);
+  registerSessionTool(pi, access);
+  registerSessionsCommand(pi, access);
+  provideJoin(pi, access);
+}
+
+function engineUnavailable(): ReturnType<BusEngine["join"]> {
+  return err({ kind: "not-started" });
+}

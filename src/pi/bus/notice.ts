@@ -1,0 +1,65 @@
+// The mail notice: what a listening session is told of new bus mail, as a wake turn or with the next
+// prompt. It previews and consumes nothing; `session inbox` reads the mail. A handoff assigns work,
+// so a notice that carries one is headlined as that work.
+import { labelCharsMax, pathCharsMax } from "../../domain/bus/limits.js";
+import { sanitizeField } from "../../domain/shared/text/sanitize.js";
+import type { MailNotice } from "../../ports/bus/bus-host.js";
+import { indentBody } from "./texts.js";
+
+/** The custom message type of bus notices (their renderer, and what `context` prunes). */
+export const noticeType = "session-bus";
+
+export interface NoticeDetails {
+  delivery: MailNotice["delivery"];
+  seq: number;
+  /** The message ids it announced: stale once none of them is in the inbox any more. */
+  ids: string[];
+  headline: string;
+}
+
+const label = (text: string) => sanitizeField(text, labelCharsMax);
+
+function headline(notice: MailNotice): string {
+  const count = notice.messages.length;
+  if (notice.handoffs > 0) {
+    const rest = count - notice.handoffs;
+    const others = rest > 0 ? ` and ${rest} other message${rest === 1 ? "" : "s"}` : "";
+    return `${notice.handoffs} handoff${notice.handoffs === 1 ? "" : "s"}${others} on the bus`;
+  }
+  return `${count} new message${count === 1 ? "" : "s"} on the bus`;
+}
+
+function hint(notice: MailNotice): string {
+  const read = 'session({action:"inbox"})';
+  if (notice.handoffs > 0) {
+    return `A handoff assigns work, and the work is yours: read it with ${read}, record the plan, and start.`;
+  }
+  return `Read them with ${read} when they matter to your work; this notice consumed nothing.`;
+}
+
+export function noticeContent(notice: MailNotice): { content: string; details: NoticeDetails } {
+  const title = headline(notice);
+  const rows = notice.messages.map((m) => {
+    const about =
+      m.paths.length > 0 ? ` · paths: ${m.paths.map((p) => sanitizeField(p, pathCharsMax)).join(", ")}` : "";
+    const body = indentBody(m.preview, pathCharsMax * 4);
+    return `${m.kind} from ${label(m.fromLabel)} (${label(m.from)})${about}\n${body}${m.clipped ? " …" : ""}`;
+  });
+  return {
+    content: `[session-bus] ${title}.\n${rows.join("\n")}\n${hint(notice)}`,
+    details: { delivery: notice.delivery, seq: notice.seq, ids: notice.messages.map((m) => m.id), headline: title },
+  };
+}
+
+/** A notice's details as stored in the session (any shape may come back from a session file). */
+export function readNoticeDetails(details: unknown): NoticeDetails | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const d = details as Partial<NoticeDetails>;
+  if (!Array.isArray(d.ids) || !d.ids.every((id) => typeof id === "string")) return undefined;
+  return {
+    delivery: d.delivery === "wake" ? "wake" : "next-turn",
+    seq: typeof d.seq === "number" ? d.seq : 0,
+    ids: d.ids,
+    headline: typeof d.headline === "string" ? d.headline : "bus mail",
+  };
+}

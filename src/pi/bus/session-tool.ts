@@ -1,0 +1,128 @@
+// The `session` tool: every action of the bus in one action-shaped tool. A refusal throws (Pi hands
+// the model the words as a tool error) and writes nothing; a result is the model's text, the rows as
+// details, and one summary line a person sees collapsed.
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { Result } from "neverthrow";
+import type { TObject } from "typebox";
+import { type BusError, describeBusError } from "../../domain/bus/bus-errors.js";
+import type { BusEngine, JoinRequest } from "../../domain/bus/engine/index.js";
+import { inboxLimitDefault, inboxLimitMax, messageTextCharsMax } from "../../domain/bus/limits.js";
+import { lineComponent } from "../shared/line-component.js";
+import { renderToolResult, type ViewTheme } from "../shared/tool-view.js";
+import { type ActionText, claimText, inboxText, joinText, releaseText, sendText, statusText } from "./texts.js";
+
+const actions = ["status", "send", "inbox", "claim", "release", "join"] as const;
+type Action = (typeof actions)[number];
+
+interface SessionParams {
+  action: Action;
+  label?: string;
+  to?: string;
+  text?: string;
+  kind?: "message" | "event" | "ask" | "handoff";
+  paths?: string[];
+  limit?: number;
+  wake?: boolean;
+  listen?: boolean;
+}
+
+// Plain JSON Schema (Pi validates any JSON Schema): typebox stays out of the bundle and of every start.
+const parameters = {
+  type: "object",
+  additionalProperties: false,
+  required: ["action"],
+  properties: {
+    action: { type: "string", enum: [...actions], description: "What to do" },
+    label: { type: "string", description: "join: the label peers address this session by (also Pi's session name)" },
+    to: { type: "string", description: 'send: a label, a full session id, or "*" (kind event only)' },
+    text: { type: "string", description: `send: the message, at most ${messageTextCharsMax} characters` },
+    kind: { type: "string", enum: ["message", "event", "ask", "handoff"], description: "send: default message" },
+    paths: {
+      type: "array",
+      items: { type: "string" },
+      description: "claim, release: files or directories; send: the paths the message concerns",
+    },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: inboxLimitMax,
+      description: `inbox: messages to read, oldest first (default ${inboxLimitDefault})`,
+    },
+    wake: { type: "boolean", description: "join: new mail raises a turn as soon as this session is idle" },
+    listen: { type: "boolean", description: "join: false joins without listening for mail" },
+  },
+} as unknown as TObject;
+
+/** What the tool needs of the extension: the engine, and the join that also names Pi's session. */
+export interface BusAccess {
+  engine(): BusEngine | undefined;
+  join(request: JoinRequest): ReturnType<BusEngine["join"]>;
+  /** After any action: the label may have changed (an implicit join), which the extension announces. */
+  changed(): void;
+}
+
+function run(access: BusAccess, params: SessionParams): { outcome: ActionText; data: unknown } {
+  const engine = access.engine();
+  if (engine === undefined) throw new Error("The bus is not running in this session.");
+  const done = <T>(result: Result<T, BusError>, text: (value: T) => ActionText) => {
+    if (result.isErr()) throw new Error(describeBusError(result.error));
+    return { outcome: text(result.value), data: result.value as unknown };
+  };
+  switch (params.action) {
+    case "status":
+      return done(engine.status(), statusText);
+    case "send":
+      return done(engine.send({ to: params.to, text: params.text, kind: params.kind, paths: params.paths }), sendText);
+    case "inbox":
+      return done(engine.inbox(params.limit), inboxText);
+    case "claim":
+      return done(engine.claim(params.paths ?? []), claimText);
+    case "release":
+      return done(engine.release(params.paths ?? []), releaseText);
+    case "join":
+      return done(access.join({ label: params.label, wake: params.wake, listen: params.listen }), joinText);
+    default: {
+      const never: never = params.action;
+      throw new Error(`Unknown action ${JSON.stringify(never)}.`);
+    }
+  }
+}
+
+function renderCall(raw: unknown, theme: ViewTheme) {
+  const args = raw as Partial<SessionParams>;
+  const target = args.to ?? args.label ?? (args.paths ?? []).join(", ");
+  const what = [args.action ?? "", args.kind ?? "", target].filter((part) => part !== "").join(" ");
+  return lineComponent(`${theme.fg("toolTitle", theme.bold("session"))} ${theme.fg("accent", what.slice(0, 120))}`);
+}
+
+export function registerSessionTool(pi: ExtensionAPI, access: BusAccess): void {
+  pi.registerTool({
+    name: "session",
+    label: "Bus: sessions on this repository",
+    description:
+      'Coordinate with the other Pi sessions on this repository. status: who is on the bus, their unread mail and claimed paths. send: a short message to a label or id (kind message, event, ask or handoff; to "*" for an event to everyone). inbox: read and consume your mail, oldest first. claim / release: hold files or directories before editing them, so two sessions never edit the same file. join: go on the bus under a label, and listen for mail (wake: true raises a turn when mail comes).',
+    promptSnippet: "session: see and message the other Pi sessions on this repository, and claim paths before editing",
+    promptGuidelines: [
+      "Claim the files you will edit with session claim before editing them, and release them when done.",
+      "When a bus notice says you have mail, read it with session inbox at your next coordination point.",
+    ],
+    parameters,
+    executionMode: "sequential",
+    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    async execute(_id, raw) {
+      // Pi validated the arguments against the schema above.
+      const params = raw as unknown as SessionParams;
+      try {
+        const { outcome, data } = run(access, params);
+        return {
+          content: [{ type: "text" as const, text: outcome.text }],
+          details: { action: params.action, summary: outcome.summary, result: data },
+        };
+      } finally {
+        access.changed();
+      }
+    },
+    renderCall,
+    renderResult: renderToolResult,
+  });
+}

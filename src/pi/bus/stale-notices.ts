@@ -1,0 +1,28 @@
+// `context` drops bus notices whose mail has all been consumed (read with `inbox`, or expired): they
+// would only cost context. A per-request projection: the session keeps every notice.
+import type { BusEngine } from "../../domain/bus/engine/index.js";
+import { inboxLimitMax } from "../../domain/bus/limits.js";
+import { noticeType, readNoticeDetails } from "./notice.js";
+
+interface MaybeNotice {
+  role?: unknown;
+  customType?: unknown;
+  details?: unknown;
+}
+
+const isNotice = (m: MaybeNotice) => m.role === "custom" && m.customType === noticeType;
+
+/** The messages without stale notices, or the same array when nothing is dropped. */
+export function dropStaleNotices<T>(messages: T[], engine: BusEngine): T[] {
+  if (!messages.some((m) => isNotice(m as MaybeNotice))) return messages;
+  const peek = engine.peek(inboxLimitMax);
+  // Only a look that saw the whole inbox knows what has left it.
+  if (peek.isErr() || peek.value.entries.length < peek.value.files) return messages;
+  const waiting = new Set(peek.value.entries.flatMap((e) => (e.kind === "message" ? [e.message.id] : [])));
+  const kept = messages.filter((m) => {
+    if (!isNotice(m as MaybeNotice)) return true;
+    const details = readNoticeDetails((m as MaybeNotice).details);
+    return details === undefined || details.ids.some((id) => waiting.has(id));
+  });
+  return kept.length === messages.length ? messages : kept;
+}
