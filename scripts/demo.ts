@@ -1,10 +1,13 @@
 // `npm run demo`: three real Pi sessions (RPC mode, an offline scripted model, no API key, no
 // network) exchange mail through the session-mail extension, and the transcript says who said what
-// and which files moved. Exits non-zero when any step did not happen.
+// and which files moved; then three more coordinate on one git repository through session-bus
+// (scripts/demo-bus.ts). Exits non-zero when any step did not happen.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { contentText, isObject, type RpcRecord } from "../test/e2e/harness/rpc-records.js";
 import { createSandbox, e2ePaths, type PiSession, type Sandbox, startPi } from "../test/e2e/harness/rpc-session.js";
+import { runBusDemo } from "./demo-bus.js";
+import { check, failures, lastAssistantText, say } from "./demo-log.js";
 
 const stepTimeoutMs = 30_000;
 const ids = {
@@ -13,21 +16,6 @@ const ids = {
   carol: "019ad0e0-0000-7000-8000-0000000ca201",
 } as const;
 type Name = keyof typeof ids;
-
-const started = Date.now();
-const failures: string[] = [];
-
-function say(who: string, text: string): void {
-  const seconds = ((Date.now() - started) / 1000).toFixed(2).padStart(6);
-  const lines = text.split("\n");
-  console.log(`${seconds}s  ${who.padEnd(6)} ${lines[0]}`);
-  for (const line of lines.slice(1)) console.log(`${" ".repeat(15)}${line}`);
-}
-
-function check(ok: boolean, what: string): void {
-  if (!ok) failures.push(what);
-  say(ok ? "ok" : "FAILED", what);
-}
 
 function notices(session: PiSession, since: number): string[] {
   return session.events
@@ -40,17 +28,6 @@ function customMail(record: RpcRecord): string | undefined {
   if (record.type !== "message_end" || !isObject(record.message)) return undefined;
   const message = record.message;
   return message.role === "custom" && message.customType === "session-mail" ? contentText(message.content) : undefined;
-}
-
-function lastAssistantText(records: readonly RpcRecord[]): string {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i]!;
-    if (record.type === "message_end" && isObject(record.message) && record.message.role === "assistant") {
-      const text = contentText(record.message.content);
-      if (text !== "") return text;
-    }
-  }
-  return "";
 }
 
 function mailFiles(sandbox: Sandbox): string[] {
@@ -144,6 +121,8 @@ async function main(): Promise<void> {
     for (const session of sessions.values()) await session.close();
     const records = readdirSync(join(sandbox.state, "pi-session-mail", "running"));
     check(records.length === 0, "every running record was removed at shutdown");
+
+    await runBusDemo(sandbox);
   } finally {
     await sandbox.cleanup();
   }
