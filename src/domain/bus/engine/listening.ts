@@ -30,6 +30,8 @@ interface WatchState {
   seq: number;
   /** Message ids announced and still on disk as far as the last full look could tell. */
   announced: Set<string>;
+  /** Mail that came before a run the user stopped: no poll raises it, the next prompt reports it. */
+  held: Set<string>;
   watch: WatchHandle | undefined;
   ticker: TimerHandle | undefined;
 }
@@ -63,7 +65,7 @@ function announce(state: WatchState, delivery: MailNotice["delivery"], messages:
 /** One look, for a session that wakes: raise a turn now, or once the run in progress settles. */
 function poll(ctx: BusContext, state: WatchState): void {
   if (!state.mode.armed || !state.mode.wake) return;
-  const fresh = unannounced(ctx, state);
+  const fresh = unannounced(ctx, state).filter((message) => !state.held.has(message.id));
   if (fresh.length === 0) return;
   const hostBusy = ctx.host.isIdle !== undefined && !ctx.host.isIdle();
   const action = hostBusy ? "after-run" : onNewMail(state.mode, state.turn);
@@ -71,6 +73,13 @@ function poll(ctx: BusContext, state: WatchState): void {
   if (action !== "raise") return;
   state.turn.raised = true;
   ctx.host.raiseTurn(announce(state, "wake", fresh));
+}
+
+/** A stopped run (A35): the mail waiting now goes with the next prompt, not with the next poll. */
+function holdForPrompt(ctx: BusContext, state: WatchState): void {
+  if (!state.mode.armed || !state.mode.wake) return;
+  for (const message of unannounced(ctx, state)) state.held.add(message.id);
+  forgetOldest(state.held, announcedIdsMax);
 }
 
 function disarm(state: WatchState): void {
@@ -101,6 +110,7 @@ export function createListening(ctx: BusContext): ListeningPart {
     afterRun: false,
     seq: 0,
     announced: new Set(),
+    held: new Set(),
     watch: undefined,
     ticker: undefined,
   };
@@ -119,10 +129,12 @@ export function createListening(ctx: BusContext): ListeningPart {
       state.turn = { busy: false, raised: false };
       const pending = state.afterRun;
       state.afterRun = false;
-      if (pending && raiseAfterRun(aborted, state.mode)) poll(ctx, state);
+      if (aborted) holdForPrompt(ctx, state);
+      else if (pending && raiseAfterRun(aborted, state.mode)) poll(ctx, state);
     },
     promptStarting() {
       state.afterRun = false;
+      state.held.clear();
       if (!state.mode.armed) return undefined;
       const fresh = unannounced(ctx, state);
       return fresh.length === 0 ? undefined : announce(state, "next-turn", fresh);
@@ -132,6 +144,7 @@ export function createListening(ctx: BusContext): ListeningPart {
       disarm(state);
       state.id = undefined;
       state.mode = off;
+      state.held.clear();
     },
   };
 }

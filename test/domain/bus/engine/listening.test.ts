@@ -90,6 +90,22 @@ describe("wake (A36)", () => {
     expect(alice.engine.promptStarting()?.messages.map((m) => m.preview)).toEqual(["late"]);
   });
 
+  it("keeps mail of a stopped run for the next prompt: the next polls raise nothing for it, later mail still wakes", () => {
+    const { h, alice, say, ids } = pair(true);
+    alice.engine.runStarted();
+    say("late");
+    h.advance(watchPollMs);
+    alice.engine.runSettled(true);
+    h.advance(3 * watchPollMs);
+    expect(alice.host.raised).toHaveLength(0);
+    say("after the stop");
+    h.advance(watchPollMs);
+    expect(ids()).toEqual(["after the stop"]);
+    alice.engine.runStarted();
+    alice.engine.runSettled(false);
+    expect(alice.engine.promptStarting()?.messages.map((m) => m.preview)).toEqual(["late"]);
+  });
+
   it("does not announce mail the inbox already consumed", () => {
     const { h, alice, say } = pair(true);
     alice.engine.runStarted();
