@@ -1,4 +1,4 @@
-// A fake Pi 1.6 ExtensionAPI and ExtensionContext for the session-mail extension. The API records
+// A fake Pi 1.6 ExtensionAPI and ExtensionContext for session-mail and session-bus. The API records
 // what the extension registers and sends, and fires events the way Pi's runner does: every handler
 // of the event, in registration order, each awaited. pi.events is Pi's real createEventBus behind
 // the per-extension wrapper Pi gives (stale after replacement, its subscriptions dropped then).
@@ -61,6 +61,12 @@ export interface FakeContext {
   readonly entries: Array<CustomMessageEntry | SessionMessageEntry>;
   /** Set when Pi replaced the session: every call throws, like Pi's stale ctx. */
   stale: boolean;
+  /** ctx.mode: "tui", "rpc" (the default), "json" or "print". */
+  mode: "tui" | "rpc" | "json" | "print";
+  /** What ctx.isIdle() answers: false while Pi runs (or starts) the agent. */
+  idle: boolean;
+  /** ctx.ui.custom calls: each resolves undefined at once, as outside the TUI. */
+  readonly customs: Array<{ factory: unknown; options: unknown }>;
 }
 
 export function createFakePi(bus: EventBus = createEventBus()): FakePi {
@@ -166,6 +172,9 @@ export function createFakeContext(sessionId: string, cwd: string): FakeContext {
     statuses: [],
     entries: [],
     stale: false,
+    mode: "rpc",
+    idle: true,
+    customs: [],
   };
   const fresh = () => {
     if (fake.stale) throw new Error(staleMessage);
@@ -178,7 +187,9 @@ export function createFakeContext(sessionId: string, cwd: string): FakeContext {
       return fn(...args);
     };
   const ctx = {
-    mode: "rpc",
+    get mode() {
+      return fake.mode;
+    },
     hasUI: true,
     get cwd() {
       fresh();
@@ -192,8 +203,9 @@ export function createFakeContext(sessionId: string, cwd: string): FakeContext {
     ui: {
       notify: guarded((text: string, level: string = "info") => void fake.notices.push({ text, level })),
       setStatus: guarded((key: string, text: string | undefined) => void fake.statuses.push({ key, text })),
+      custom: guarded(async (factory: unknown, options?: unknown) => void fake.customs.push({ factory, options })),
     },
-    isIdle: () => true,
+    isIdle: guarded(() => fake.idle),
     hasPendingMessages: () => false,
   };
   (fake as { ctx: ExtensionCommandContext }).ctx = ctx as unknown as ExtensionCommandContext;

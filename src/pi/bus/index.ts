@@ -81,8 +81,9 @@ export default function sessionBus(pi: ExtensionAPI): void {
 
   pi.on("session_start", (event, ctx) => {
     live = { ctx, reason: event.reason, engine: undefined, failed: undefined, announced: undefined };
-    // A reload keeps the membership: the engine takes back its record and listens again at once.
-    if (event.reason === "reload") engineOf(live);
+    // A reload keeps the membership: the engine takes back its record and listens again at once,
+    // and the label is announced again to the extensions whose factories ran anew.
+    if (event.reason === "reload" && engineOf(live) !== undefined) access.changed();
   });
   pi.on("session_shutdown", (event) => {
     const current = live;

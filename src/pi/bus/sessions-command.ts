@@ -85,8 +85,9 @@ function boardActions(access: BusAccess, engine: BusEngine): BoardActions {
   };
 }
 
-function printListing(ctx: ExtensionCommandContext, text: string): void {
-  if (ctx.mode === "rpc") ctx.ui.notify(text, "info");
+/** A line for the person: Pi's notify in tui and rpc; stderr in print and json, where notify does nothing. */
+function tell(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error"): void {
+  if (ctx.mode === "rpc" || ctx.mode === "tui") ctx.ui.notify(text, level);
   else process.stderr.write(`${text}\n`);
 }
 
@@ -94,10 +95,10 @@ export function registerSessionsCommand(pi: ExtensionAPI, access: BusAccess): vo
   pi.registerCommand("sessions", {
     description: "The sessions on this repository's bus, this session's unread mail, and every claim",
     handler: async (args, ctx) => {
-      if (args.trim() !== "") ctx.ui.notify("/sessions takes no arguments.", "warning");
+      if (args.trim() !== "") tell(ctx, "/sessions takes no arguments.", "warning");
       const engine = access.engine();
       if (engine === undefined) {
-        ctx.ui.notify("The bus is not running in this session.", "error");
+        tell(ctx, "The bus is not running in this session.", "error");
         return;
       }
       if (ctx.mode !== "tui") {
@@ -107,7 +108,7 @@ export function registerSessionsCommand(pi: ExtensionAPI, access: BusAccess): vo
         } catch (error) {
           text = error instanceof Error ? error.message : String(error);
         }
-        printListing(ctx, text);
+        tell(ctx, text, "info");
         return;
       }
       const actions = boardActions(access, engine);

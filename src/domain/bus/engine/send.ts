@@ -54,13 +54,24 @@ export function send(ctx: BusContext, membership: Membership, request: SendReque
   const checked = checkRequest(ctx, request);
   if (checked.isErr()) return err(checked.error);
   const { to, text, kind, paths } = checked.value;
-  const self = membership.ensureJoined();
-  if (self.isErr()) return err(self.error);
+  const identity = membership.identity();
+  if (identity === undefined) return err({ kind: "not-started" });
+  const ready = ctx.ready();
+  if (ready.isErr()) return err(ready.error);
   const peers = readPeers(ctx);
   if (peers.isErr()) return err(peers.error);
   const addressees = peers.value.sessions.map((s) => ({ id: s.record.id, label: s.record.label, state: s.state }));
-  const recipients = resolveRecipients(to, kind, self.value, addressees);
+  // Recipients before the implicit join, so a send refused for its `to` leaves this session off the
+  // bus. Off the bus it has no label yet: only its id names it.
+  const recipients = resolveRecipients(
+    to,
+    kind,
+    { id: identity.id, label: membership.member()?.label ?? "" },
+    addressees,
+  );
   if (recipients.isErr()) return err(recipients.error);
+  const self = membership.ensureJoined();
+  if (self.isErr()) return err(self.error);
   const nowMs = ctx.clock.now();
   const messageId = ctx.entropy.uuid();
   const report: SendReport = { messageId, kind, paths, delivered: [], failed: [] };
