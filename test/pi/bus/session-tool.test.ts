@@ -200,6 +200,25 @@ describe("send", () => {
     );
   });
 
+  it("a claim refused for a live holder's path leaves a session that was not on the bus off it", async () => {
+    const { alice, bob } = await pair();
+    await bob.tool({ action: "claim", paths: ["src/api"] });
+    expect(await alice.refusal({ action: "claim", paths: ["src/api/routes.ts", "docs"] })).toMatch(
+      /^Nothing claimed: src\/api\/routes\.ts is claimed by integrator \(\S+\) \(through src\/api\)\.$/,
+    );
+    expect(sandbox.records().map((r) => r.id)).toEqual([ids.bob]);
+    expect(sandbox.claims()).toEqual([expect.stringMatching(/^src%2Fapi~/)]);
+    expect(alice.labels).toEqual([]);
+    // A claim that can go ahead joins as before.
+    expect(textOf(await alice.tool({ action: "claim", paths: ["docs"] }))).toBe("Claimed docs.");
+    expect(
+      sandbox
+        .records()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([ids.alice, ids.bob].sort());
+  });
+
   it("refusals say why and write nothing: the broadcast of a message, missing or empty text, oneself, nobody, a gone peer", async () => {
     const { alice, bob } = await pair();
     expect(await alice.refusal({ action: "send", to: "*", text: "hi all" })).toBe(

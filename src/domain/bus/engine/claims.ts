@@ -51,6 +51,8 @@ export function claim(
 ): Result<ClaimReport, BusError> {
   const keys = keysOf(ctx, paths);
   if (keys.isErr()) return err(keys.error);
+  const refused = refusedBeforeJoining(ctx, membership, keys.value);
+  if (refused !== undefined) return err(refused);
   const joined = membership.ensureJoined();
   if (joined.isErr()) return err(joined.error);
   const { id, joinToken, label } = joined.value;
@@ -70,6 +72,22 @@ export function claim(
     return backOff(ctx, self, plan.create, { kind: "claim-conflict", conflicts: recheck.blocked, race: true });
   }
   return ok({ claimed: keys.value, alreadyHeld: plan.held });
+}
+
+/** A session not on the bus yet whose claim a live session's claim blocks is refused before the
+ * implicit join, so a refusal leaves it off the bus. Only a refusal is decided here: a claim that
+ * may go ahead joins, then looks again (the protocol below never starts from this look). */
+function refusedBeforeJoining(ctx: BusContext, membership: Membership, keys: readonly string[]): BusError | undefined {
+  const identity = membership.identity();
+  if (membership.member() !== undefined || identity === undefined || ctx.ready().isErr()) return undefined;
+  // No join token yet: none of the claims on disk is this membership's.
+  const self = { id: identity.id, joinToken: "" };
+  const seen = look(ctx, keys, self);
+  if (seen.isErr()) return undefined;
+  const plan = planClaim(keys, self, seen.value.claims, seen.value.owners);
+  // A claim under this session's own id is a twin process's, whose membership the join takes over (A34).
+  const blocked = plan.blocked.filter((conflict) => conflict.holder.id !== identity.id);
+  return blocked.length > 0 ? { kind: "claim-conflict", conflicts: blocked, race: false } : undefined;
 }
 
 /** All or nothing: the claims this call made go; the ones held before it stay. */
