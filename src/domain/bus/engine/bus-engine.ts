@@ -70,7 +70,11 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     join: (request) => open(() => membership.join(request)),
     send: (request) => open(() => send(ctx, membership, request)),
     inbox: (limit) => open(() => readInbox(ctx, membership, limit)),
-    claim: (paths) => open(() => claim(ctx, membership, paths)),
+    claim: (paths) =>
+      open(() => {
+        lifecycle.freshen();
+        return claim(ctx, membership, paths);
+      }),
     release: (paths) => open(() => release(ctx, membership, paths)),
     releaseKeys: (keys) => open(() => releaseKeys(ctx, membership, keys)),
     peek: (max) => open(() => peekInbox(ctx, membership, max)),

@@ -13,6 +13,9 @@ interface Lifecycle {
   membershipChanged(joined: boolean): void;
   /** One heartbeat now: check the record is still this process's, then rewrite it (its mtime). */
   beat(): void;
+  /** Beats now if the heartbeat is overdue (the wall clock jumped, or the process was suspended):
+   * peers may judge the record expired and reap what this session is about to claim. */
+  freshen(): void;
   /** After a reload: take on the record this very process wrote before it. */
   resumeAfterReload(): void;
   /** Stops the timer; leaves the bus unless a reload keeps the membership. */
@@ -56,6 +59,8 @@ function leave(ctx: BusContext, membership: Membership): void {
 export function createLifecycle(ctx: BusContext, membership: Membership): Lifecycle {
   let timer: TimerHandle | undefined;
   let closed = false;
+  /** When this process last wrote its record (a join or a beat), by the wall clock peers age it by. */
+  let writtenMs = ctx.clock.now();
   const stop = () => {
     timer?.cancel();
     timer = undefined;
@@ -82,16 +87,26 @@ export function createLifecycle(ctx: BusContext, membership: Membership): Lifecy
     }
     const written = stored.andThen(() => ctx.store.writeRecord(record));
     if (written.isErr()) ctx.warnOnce("heartbeat", { kind: "store-failed", op: "heartbeat", error: written.error });
-    else ctx.recovered("heartbeat");
+    else {
+      writtenMs = ctx.clock.now();
+      ctx.recovered("heartbeat");
+    }
     schedule();
   }
 
   return {
     membershipChanged(joined) {
       if (!joined) stop();
-      else if (timer === undefined) schedule();
+      else {
+        // A join (or an adoption) has just written or read a current record.
+        writtenMs = ctx.clock.now();
+        if (timer === undefined) schedule();
+      }
     },
     beat,
+    freshen() {
+      if (timer !== undefined && ctx.clock.now() - writtenMs > heartbeatMs) beat();
+    },
     resumeAfterReload() {
       const identity = membership.identity();
       if (identity === undefined || ctx.ready().isErr()) return;

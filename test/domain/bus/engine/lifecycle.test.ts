@@ -28,6 +28,24 @@ describe("heartbeat", () => {
   });
 });
 
+describe("a heartbeat overdue at a claim", () => {
+  it("beats before claiming, so a peer's prune does not take what the claim just reported held", () => {
+    // The wall clock jumped past the TTL (a laptop waking): every heartbeat reads expired until
+    // the next beat fires. Found by the bus simulator (seeds 155, 182, 189 before the fix).
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.join({ label: "alice" });
+    const bob = h.start("bob");
+    bob.engine.join({ label: "bob" });
+    h.clock.jump(sessionTtlMs + heartbeatMs);
+    vi.setSystemTime(h.clock.now());
+    expect(alice.engine.claim(["src/api"]).isOk()).toBe(true);
+    const seen = bob.engine.status()._unsafeUnwrap();
+    expect(seen.sessions.find((s) => s.id === idOf.alice)?.claims).toEqual(["src/api"]);
+    expect(h.claimFiles()).toHaveLength(1);
+  });
+});
+
 describe("leaving (A32, A33)", () => {
   it("removes its record and claims at shutdown and stops every timer", () => {
     const h = createBusHarness();

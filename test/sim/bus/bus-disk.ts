@@ -1,0 +1,77 @@
+// The bus folder as the invariants judge it: read straight from the volume (never through a
+// process's faults), with liveness from the process table itself rather than any engine's view.
+
+import type { ClaimName, SessionRecord } from "../../../src/domain/bus/bus-files.js";
+import { sessionTtlMs } from "../../../src/domain/bus/limits.js";
+import type { BusWorld } from "./bus-world.js";
+
+export interface DiskRecord {
+  record: SessionRecord;
+  heartbeatMs: number;
+  /** Its process runs (the pid, with the start token the record names). */
+  running: boolean;
+  /** Running, and the heartbeat within the session TTL: the session holds its label and claims. */
+  live: boolean;
+}
+
+export function names(world: BusWorld, folder: string): string[] {
+  try {
+    return (world.vol.readdirSync(folder) as unknown[]).map(String).sort();
+  } catch {
+    return [];
+  }
+}
+
+export function records(world: BusWorld): Map<string, DiskRecord> {
+  const found = new Map<string, DiskRecord>();
+  const folder = `${world.busRoot}/sessions`;
+  const nowMs = world.clock.now();
+  for (const name of names(world, folder)) {
+    if (!name.endsWith(".json")) continue;
+    try {
+      const path = `${folder}/${name}`;
+      const record = JSON.parse(String(world.vol.readFileSync(path, "utf8"))) as SessionRecord;
+      const heartbeatMs = world.vol.lstatSync(path).mtimeMs;
+      const running = world.table.check(record.pid, record.started) === "alive";
+      found.set(record.id, { record, heartbeatMs, running, live: running && nowMs - heartbeatMs <= sessionTtlMs });
+    } catch {
+      // A record is published by rename: a file that does not parse is no record of this world's.
+    }
+  }
+  return found;
+}
+
+export interface DiskClaim extends ClaimName {
+  file: string;
+}
+
+/** `<percent-encoded key>~<owner>~<join token>`, decoded here rather than by the product's codec. */
+export function claims(world: BusWorld): DiskClaim[] {
+  return names(world, `${world.busRoot}/claims`).flatMap((file) => {
+    const [encoded, owner, joinToken, ...rest] = file.split("~");
+    if (encoded === undefined || owner === undefined || joinToken === undefined || rest.length > 0) return [];
+    try {
+      return [{ key: decodeURIComponent(encoded), owner, joinToken, file }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Claims whose owner's record is live and carries the claim's join token. */
+export function liveClaims(world: BusWorld, byId = records(world)): DiskClaim[] {
+  return claims(world).filter((claim) => {
+    const owner = byId.get(claim.owner);
+    return owner?.live === true && owner.record.joinToken === claim.joinToken;
+  });
+}
+
+/** Whether an inbox file is still on disk: in its inbox, or in an inbox a prune moved into tmp/
+ * and has not settled yet (a crash there leaves it for the next sweep to put back). */
+export function inboxFileThere(world: BusWorld, to: string, name: string): boolean {
+  if (world.vol.existsSync(`${world.busRoot}/inbox/${to}/${name}`)) return true;
+  const tmp = `${world.busRoot}/tmp`;
+  return names(world, tmp).some(
+    (entry) => entry.startsWith(`inbox~${to}~`) && world.vol.existsSync(`${tmp}/${entry}/${name}`),
+  );
+}

@@ -1,0 +1,46 @@
+// What must hold after every step of a bus schedule, judged from disk and the process table. The
+// checks tied to one call (all-or-nothing claims, a gone holder's claims free, nothing shown twice)
+// run as each call returns, in bus-calls.ts; notices are checked as they arrive (bus-agent.ts);
+// writes outside the bus folder as they are made (recording-fs.ts).
+import { messageTtlMs } from "../../../src/domain/bus/limits.js";
+import { inboxFileThere, liveClaims } from "./bus-disk.js";
+import type { BusWorld } from "./bus-world.js";
+
+/** The same path, or one a directory prefix of the other: written here again, so a fault in the
+ * product's own predicate cannot hide from the check. */
+const conflict = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
+/** Invariant 1: never two live holders of conflicting paths. */
+function checkNoDoubleHolders(world: BusWorld): void {
+  const live = liveClaims(world);
+  for (let i = 0; i < live.length; i++) {
+    for (let j = i + 1; j < live.length; j++) {
+      const a = live[i]!;
+      const b = live[j]!;
+      if (a.owner !== b.owner && conflict(a.key, b.key)) {
+        world.violations.push(
+          `two live holders: ${a.key} (${a.owner.slice(0, 8)}) and ${b.key} (${b.owner.slice(0, 8)})`,
+        );
+      }
+    }
+  }
+}
+
+/** Invariant 3: a message a send reported delivered is in its recipient's inbox until a read of
+ * the recipient returns it, or its 24 h TTL (by mtime) lets a prune end it. */
+function checkNothingDeletedUnseen(world: BusWorld): void {
+  for (const message of world.ledger.unseen()) {
+    if (inboxFileThere(world, message.to, message.name)) continue;
+    world.ledger.settle(message);
+    // The prune deletes what is older than its own now minus the TTL: the latest wall time bounds it.
+    if (message.mtimeMs < world.maxWallMs - messageTtlMs) continue;
+    world.violations.push(
+      `message ${message.messageId.slice(0, 8)} to ${message.to.slice(0, 8)} was deleted unseen (${message.name})`,
+    );
+  }
+}
+
+export function checkStep(world: BusWorld): void {
+  checkNoDoubleHolders(world);
+  checkNothingDeletedUnseen(world);
+}
