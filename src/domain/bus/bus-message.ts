@@ -1,7 +1,7 @@
 // `inbox/<recipient>/<15-digit send ms>-<message id>.json`: one bus message. Read tolerantly (extra
 // fields pass, `paths` may be absent), written only after its shape and caps are asserted.
 import { err, ok, type Result } from "neverthrow";
-import { list, oneOf, record, type Shape, text } from "../shared/shape.js";
+import { decodeShaped, list, oneOf, record, type Shape, text } from "../shared/shape.js";
 import { utf8Bytes } from "../shared/text/utf8.js";
 import type { BusKind, BusMessage } from "./bus-files.js";
 import { busId, isBusId, isClaimKey } from "./claim-key.js";
@@ -58,15 +58,9 @@ const storedShape = record({ ...fields, fromLabel: text({ minLength: 1, maxLengt
 type MessageDecodeError = { kind: "not-json" } | { kind: "wrong-shape"; reason: string };
 
 export function decodeBusMessage(json: string): Result<BusMessage, MessageDecodeError> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    return err({ kind: "not-json" });
-  }
-  const problem = storedShape(raw, "");
-  if (problem !== undefined) return err({ kind: "wrong-shape", reason: problem });
-  const stored = raw as Omit<BusMessage, "paths"> & { paths?: string[] };
+  const decoded = decodeShaped<Omit<BusMessage, "paths"> & { paths?: string[] }>(json, storedShape);
+  if (decoded.isErr()) return err(decoded.error);
+  const stored = decoded.value;
   return ok({
     id: stored.id,
     from: stored.from,

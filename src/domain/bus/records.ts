@@ -1,7 +1,7 @@
 // `sessions/<id>.json`: a joined session's record. Read tolerantly (extra fields pass, optional ones
 // may be null), written only after the shape this build promises is asserted.
 import { err, ok, type Result } from "neverthrow";
-import { either, integer, isNull, record, type Shape, text } from "../shared/shape.js";
+import { decodeShaped, either, integer, isNull, record, type Shape, text } from "../shared/shape.js";
 import type { SessionRecord } from "./bus-files.js";
 import { busId } from "./claim-key.js";
 import { labelCharsMax, pathCharsMax, storedFieldCharsMax } from "./limits.js";
@@ -62,15 +62,9 @@ type Stored = Omit<SessionRecord, "started" | "bootId" | "pidNamespace"> & {
 
 /** Reads a record; `fileId` is the id its file name says (`<fileId>.json`), which the record must carry. */
 export function decodeSessionRecord(json: string, fileId: string): Result<SessionRecord, RecordDecodeError> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    return err({ kind: "not-json" });
-  }
-  const problem = storedShape(raw, "");
-  if (problem !== undefined) return err({ kind: "wrong-shape", reason: problem });
-  const stored = raw as Stored;
+  const parsed = decodeShaped<Stored>(json, storedShape);
+  if (parsed.isErr()) return err(parsed.error);
+  const stored = parsed.value;
   if (stored.id !== fileId) return err({ kind: "name-mismatch", id: stored.id, fileId });
   const decoded: SessionRecord = {
     id: stored.id,

@@ -1,5 +1,6 @@
 // The few JSON shapes the mail files use, checked by hand. A schema library did this before; it
 // was ~170 KB of the extension bundle and ~10 ms of every Pi start, for four flat objects.
+import { err, ok, type Result } from "neverthrow";
 
 /** Undefined when the value fits, else what is wrong with it, starting with its JSON pointer. */
 export type Shape = (value: unknown, path: string) => string | undefined;
@@ -75,14 +76,23 @@ export function record(fields: Readonly<Record<string, Shape>>, optional: readon
   };
 }
 
-/** What `text` holds as JSON when it fits `shape`, else undefined: for files this package writes
- * for itself, where anything that does not fit is simply not one. */
-export function parseShaped<T>(text: string, shape: Shape): T | undefined {
+/** Why a text is not the JSON a shape wants: not JSON at all, or JSON of another shape. */
+export type ShapedError = { kind: "not-json" } | { kind: "wrong-shape"; reason: string };
+
+/** What `text` holds as JSON when it fits `shape`, or why it does not. */
+export function decodeShaped<T>(text: string, shape: Shape): Result<T, ShapedError> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return undefined;
+    return err({ kind: "not-json" });
   }
-  return shape(raw, "") === undefined ? (raw as T) : undefined;
+  const problem = shape(raw, "");
+  return problem === undefined ? ok(raw as T) : err({ kind: "wrong-shape", reason: problem });
+}
+
+/** What `text` holds as JSON when it fits `shape`, else undefined: for files this package writes
+ * for itself, where anything that does not fit is simply not one. */
+export function parseShaped<T>(text: string, shape: Shape): T | undefined {
+  return decodeShaped<T>(text, shape).unwrapOr(undefined);
 }
