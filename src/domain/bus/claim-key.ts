@@ -69,6 +69,9 @@ export function encodeClaimName(claim: ClaimName): Result<string, ClaimNameError
   return ok(name);
 }
 
+/** An encoded key of safe bytes and `/` only, not starting with a dot (which would be `%2E`). */
+const plainEncoded = /^(?:[A-Za-z0-9_-]|%2F)(?:[A-Za-z0-9._-]|%2F)*$/;
+
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 
 function decodeKey(encoded: string): string | undefined {
@@ -99,6 +102,14 @@ export function decodeClaimName(name: string): ClaimName | undefined {
   const parts = name.split("~");
   if (parts.length !== 3) return undefined;
   const [encoded, owner, joinToken] = parts as [string, string, string];
+  // Most keys are plain ASCII paths: only safe bytes and `%2F`, not starting with a dot. Their one
+  // canonical spelling is checked without decoding bytes and encoding them again (a claim lists
+  // claims/ twice, and this ran for every name of both listings).
+  if (plainEncoded.test(encoded)) {
+    const plain = encoded.replace(/%2F/g, "/");
+    const fits = isClaimKey(plain) && isBusId(owner) && isBusId(joinToken);
+    return fits ? { key: plain, owner, joinToken } : undefined;
+  }
   const key = decodeKey(encoded);
   if (key === undefined) return undefined;
   const claim = { key, owner, joinToken };

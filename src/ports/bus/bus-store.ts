@@ -27,7 +27,8 @@ export type InboxEntry =
   | ({ kind: "unreadable" } & Unreadable & { arrivedMs: number });
 
 export interface InboxPeek {
-  /** Oldest first by arrival (mtime, then name), at most the `max` asked for. */
+  /** Oldest first by arrival (mtime, then name): at most the `max` messages asked for, and every
+   * unreadable file met before the last of them (never counted toward `max`). */
   entries: InboxEntry[];
   /** Every file in the inbox, read or not: the `… N more` count comes from here, not the peek. */
   files: number;
@@ -62,8 +63,9 @@ export interface BusStore {
   /** Files in `id`'s inbox (0 when it has none): a status badge, without reading them. */
   countInbox(id: string): Result<number, StoreError>;
   /** Deletes inbox files whose mtime is older than `beforeMs`; drops the folder of `id` when it is
-   * empty and `dropEmpty` (a pruned session). Returns how many files went. */
-  pruneInbox(id: string, beforeMs: number, dropEmpty: boolean): Result<number, StoreError>;
+   * empty and `dropEmpty` (a pruned session). Says how many files went and how many are left (the
+   * count countInbox would give): a status needs no second listing for its unread badges. */
+  pruneInbox(id: string, beforeMs: number, dropEmpty: boolean): Result<{ removed: number; left: number }, StoreError>;
   /** The inboxes on disk (session ids), for a prune of those no record names. */
   listInboxes(): Result<string[], StoreError>;
   /** Makes `id`'s inbox folder if missing, so a watch on it can start before its first mail. */

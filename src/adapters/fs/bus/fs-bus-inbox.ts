@@ -87,12 +87,17 @@ export function peekInbox(ctx: BusContext, id: string, max: number): Result<Inbo
   const listed = arrivals(ctx, folder);
   if (listed.isErr()) return err(listed.error);
   const peek: InboxPeek = { entries: [], files: listed.value.length };
-  for (const arrival of listed.value.slice(0, Math.max(0, max))) {
+  // `max` counts messages: files this build cannot read never fill the page, or enough of them would
+  // hide every later message until the TTL. The walk stays bounded by the listing (inboxEntriesMax).
+  let messages = 0;
+  for (const arrival of listed.value) {
+    if (messages >= max) break;
     const entry = readArrival(ctx, folder, id, arrival);
     if (entry.isErr()) return err(entry.error);
     // Consumed by a twin process since the listing: neither shown nor counted.
     if (entry.value === undefined) peek.files--;
     else peek.entries.push(entry.value);
+    if (entry.value?.kind === "message") messages++;
   }
   return ok(peek);
 }

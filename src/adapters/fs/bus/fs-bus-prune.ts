@@ -28,27 +28,32 @@ export function pruneInbox(
   id: string,
   beforeMs: number,
   dropEmpty: boolean,
-): Result<number, StoreError> {
+): Result<{ removed: number; left: number }, StoreError> {
   const folder = inboxFolder(ctx, id);
   const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) return there.map(() => 0);
+  if (there.isErr() || !there.value) return there.map(() => ({ removed: 0, left: 0 }));
   const names: string[] = [];
   const scanned = scanFolder(ctx.fs, folder, inboxEntriesMax, (entry) => {
     if (!entry.isDirectory() || entry.isSymbolicLink()) names.push(entry.name);
   });
   if (scanned.isErr()) return err(scanned.error);
   let removed = 0;
+  let left = 0;
   for (const name of names) {
     const path = `${folder}/${name}`;
     const seen = lstatIfThere(ctx.fs, path);
     if (seen.isErr()) return err(seen.error);
-    if (seen.value === undefined || seen.value.isDirectory() || seen.value.mtimeMs >= beforeMs) continue;
+    if (seen.value === undefined || seen.value.isDirectory()) continue;
+    if (seen.value.mtimeMs >= beforeMs) {
+      if (seen.value.isFile()) left++;
+      continue;
+    }
     const gone = unlinkIfThere(ctx.fs, path);
     if (gone.isErr()) return err(gone.error);
     if (gone.value) removed++;
   }
-  if (!dropEmpty) return ok(removed);
-  return dropInbox(ctx, id).map(() => removed);
+  if (!dropEmpty) return ok({ removed, left });
+  return dropInbox(ctx, id).map(() => ({ removed, left }));
 }
 
 function isEmptyFolder(ctx: BusContext, path: string): Result<boolean, StoreError> {

@@ -18,6 +18,8 @@ interface PruneOutcome {
   recordsRemoved: number;
   claimsReaped: number;
   messagesExpired: number;
+  /** Files left in each inbox the prune walked: the unread badges, without a second listing. */
+  unread: Map<string, number>;
 }
 
 export function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome, BusError> {
@@ -41,8 +43,12 @@ export function prune(ctx: BusContext, selfId: string | undefined): Result<Prune
     if (ctx.store.removeRecord(id, joinToken).isOk()) recordsRemoved++;
   const reaped = ctx.store.removeClaims(plan.reapClaims).isOk() ? plan.reapClaims.length : 0;
   let messagesExpired = 0;
+  const unread = new Map<string, number>();
   for (const { id, dropEmpty } of plan.pruneInboxes) {
-    messagesExpired += ctx.store.pruneInbox(id, plan.messagesBeforeMs, dropEmpty).unwrapOr(0);
+    const pruned = ctx.store.pruneInbox(id, plan.messagesBeforeMs, dropEmpty);
+    if (pruned.isErr()) continue;
+    messagesExpired += pruned.value.removed;
+    unread.set(id, pruned.value.left);
   }
   ctx.store.sweepTmp(nowMs, tmpLeftoverAgeMs);
   return ok({
@@ -52,5 +58,6 @@ export function prune(ctx: BusContext, selfId: string | undefined): Result<Prune
     recordsRemoved,
     claimsReaped: reaped,
     messagesExpired,
+    unread,
   });
 }

@@ -37,13 +37,19 @@ export interface StatusView {
 
 const listeningOf = (armed: boolean, wake: boolean): ListeningState => (!armed ? "off" : wake ? "wake" : "next-turn");
 
-function rowOf(ctx: BusContext, s: JudgedSession, selfId: string | undefined, claims: string[]): SessionRow {
+function rowOf(
+  ctx: BusContext,
+  s: JudgedSession,
+  selfId: string | undefined,
+  claims: string[],
+  unread: ReadonlyMap<string, number>,
+): SessionRow {
   return {
     id: s.record.id,
     label: s.record.label,
     state: s.state === "active" ? "active" : "gone",
     listening: listeningOf(s.record.armed, s.record.wake),
-    unread: ctx.store.countInbox(s.record.id).unwrapOr(undefined),
+    unread: unread.get(s.record.id) ?? ctx.store.countInbox(s.record.id).unwrapOr(undefined),
     claims,
     self: s.record.id === selfId,
     cwd: s.record.cwd,
@@ -58,6 +64,7 @@ function viewOf(
   membership: Membership,
   peers: Peers,
   claims: readonly ClaimName[],
+  unread: ReadonlyMap<string, number>,
 ): Result<StatusView, BusError> {
   const identity = membership.identity();
   const member = membership.member();
@@ -69,7 +76,7 @@ function viewOf(
   }
   const sessions = peers.sessions
     .filter((s) => s.state !== "expired")
-    .map((s) => rowOf(ctx, s, identity?.id, (held.get(s.record.id) ?? []).sort()))
+    .map((s) => rowOf(ctx, s, identity?.id, (held.get(s.record.id) ?? []).sort(), unread))
     .sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
   return ok({
     self: {
@@ -91,15 +98,15 @@ export function status(ctx: BusContext, membership: Membership): Result<StatusVi
   // The prune's own listings serve the view: a claim it reaped has no live holder, so the view
   // drops it anyway. Only when it expired records are they read again (a newer join put back
   // since shows); otherwise a second read would judge the same files again.
-  const { claims, recordsExpired } = pruned.value;
+  const { claims, recordsExpired, unread } = pruned.value;
   const peers = recordsExpired === 0 ? ok(pruned.value.peers) : readPeers(ctx);
-  return peers.andThen((p) => viewOf(ctx, membership, p, claims));
+  return peers.andThen((p) => viewOf(ctx, membership, p, claims, unread));
 }
 
 export function snapshot(ctx: BusContext, membership: Membership): Result<StatusView, BusError> {
   const ready = ctx.ready();
   if (ready.isErr()) return err(ready.error);
   return readPeers(ctx).andThen((p) =>
-    fromStore(ctx.store.listClaims()).andThen((listed) => viewOf(ctx, membership, p, listed.claims)),
+    fromStore(ctx.store.listClaims()).andThen((listed) => viewOf(ctx, membership, p, listed.claims, new Map())),
   );
 }

@@ -200,7 +200,7 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       expect(store.consume(carol, [fileOf("m2")])._unsafeUnwrap()).toEqual([]);
     });
 
-    it("prunes files older than the cutoff, a stale link itself (never its target), and keeps newer mail", () => {
+    it("prunes files older than the cutoff, a stale link itself (never its target), keeps newer mail, and counts what is left as countInbox does", () => {
       const inbox = at(`inbox/${bob}`);
       store.deliver(busMessage("old"), sentAtMs);
       store.deliver(busMessage("new"), sentAtMs);
@@ -210,19 +210,20 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       b.raw.touch(`${inbox}/${fileOf("new")}`, cutoffMs + 60_000);
       b.raw.write(`${b.outside}/target`, "keep");
       b.raw.symlink(`${b.outside}/target`, `${inbox}/link`);
-      expect(store.pruneInbox(bob, cutoffMs, true)._unsafeUnwrap()).toBe(2);
+      expect(store.pruneInbox(bob, cutoffMs, true)._unsafeUnwrap()).toEqual({ removed: 2, left: 1 });
       expect(b.raw.list(inbox)).toEqual([fileOf("new")]);
+      expect(store.countInbox(bob)._unsafeUnwrap()).toBe(1);
       expect(b.raw.read(`${b.outside}/target`)).toBe("keep");
     });
 
     it("drops an inbox left empty only when asked, and never one that still holds mail", () => {
       store.deliver(busMessage("m1"), sentAtMs);
-      expect(store.pruneInbox(bob, 0, true)._unsafeUnwrap()).toBe(0);
+      expect(store.pruneInbox(bob, 0, true)._unsafeUnwrap()).toEqual({ removed: 0, left: 1 });
       expect(b.raw.exists(at(`inbox/${bob}`))).toBe(true);
       store.consume(bob, [fileOf("m1")]);
-      expect(store.pruneInbox(bob, 0, false)._unsafeUnwrap()).toBe(0);
+      expect(store.pruneInbox(bob, 0, false)._unsafeUnwrap()).toEqual({ removed: 0, left: 0 });
       expect(b.raw.exists(at(`inbox/${bob}`))).toBe(true);
-      expect(store.pruneInbox(bob, 0, true)._unsafeUnwrap()).toBe(0);
+      expect(store.pruneInbox(bob, 0, true)._unsafeUnwrap()).toEqual({ removed: 0, left: 0 });
       expect(b.raw.exists(at(`inbox/${bob}`))).toBe(false);
       expect(b.raw.list(at("tmp"))).toEqual([]);
     });

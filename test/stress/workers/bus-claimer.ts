@@ -1,0 +1,81 @@
+// A claiming session: joins the bus, then loops claim → hold → release over a few overlapping paths
+// chosen by a seed, printing every outcome with the monotonic times it was called and returned.
+//   AGENT_DIR, CWD, ID, LABEL   where the bus is, where the session works (a worktree or the repo), who
+//   PATHS                       JSON array of the paths it picks from (relative to CWD)
+//   COUNT                       claim calls before it leaves the bus and exits; 0: until killed
+//   SEED                        its choices (which paths, how long it holds, whether it releases)
+//   PICK_MAX, HOLD_MS_MAX       at most this many paths a claim, held at most this long
+//   RELEASE                     "always": release what each claim took; "sometimes": every other
+//                               claim on average, so a kill often finds it holding several
+//   WAIT_GO                     "1": print ready, then start at a `go` line on stdin
+// Stdout: one JSON line per event (bus-worker-io.ts): ready, claim, release, done.
+
+import { listen, now, print, required, sleep, startWorkerSession, waitForGo } from "../harness/bus-worker-io.js";
+import { seededRandom } from "../harness/seeded-random.js";
+
+const paths = JSON.parse(required("PATHS")) as string[];
+const count = Number(required("COUNT"));
+const random = seededRandom(required("SEED"));
+const pickMax = Number(process.env.PICK_MAX ?? "3");
+const holdMsMax = Number(process.env.HOLD_MS_MAX ?? "2");
+const releaseAlways = (process.env.RELEASE ?? "always") === "always";
+const label = required("LABEL");
+
+function pick(): string[] {
+  const chosen = new Set<string>();
+  const wanted = random.int(1, pickMax);
+  while (chosen.size < wanted) chosen.add(paths[random.int(0, paths.length - 1)] as string);
+  return [...chosen];
+}
+
+const { id, engine } = startWorkerSession();
+const joined = engine.join({ label, listen: false });
+if (joined.isErr()) throw new Error(`bus-claimer: join failed: ${JSON.stringify(joined.error)}`);
+
+async function run(): Promise<void> {
+  const held = new Set<string>();
+  for (let n = 1; count === 0 || n <= count; n++) {
+    // One turn of the event loop each time: a closed stdin (an orphan) is heard even in a tight loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    const asked = pick();
+    const s = now();
+    const claimed = engine.claim(asked);
+    const e = now();
+    if (claimed.isErr()) {
+      print({ ev: "claim", n, s, e, paths: asked, ok: false, error: claimed.error });
+      continue;
+    }
+    const { claimed: keys, alreadyHeld } = claimed.value;
+    print({ ev: "claim", n, s, e, paths: asked, ok: true, keys, alreadyHeld });
+    for (const key of keys) held.add(key);
+    const holdMs = random.int(0, holdMsMax);
+    if (holdMs > 0) await sleep(holdMs);
+    if (!releaseAlways && random.int(0, 1) === 0) continue;
+    const toRelease = releaseAlways ? keys : [...held];
+    const rs = now();
+    const released = engine.release(toRelease);
+    const re = now();
+    print({
+      ev: "release",
+      n,
+      s: rs,
+      e: re,
+      keys: toRelease,
+      released: released.isOk() ? released.value.released : [],
+      failed: released.isErr() ? JSON.stringify(released.error) : undefined,
+    });
+    held.clear();
+  }
+  engine.shutdown("quit");
+  print({ ev: "done", count });
+  process.exit(0);
+}
+
+if (process.env.WAIT_GO === "1") {
+  print({ ev: "ready", id, label: joined.value.label, pid: process.pid });
+  await waitForGo();
+} else {
+  listen();
+  print({ ev: "ready", id, label: joined.value.label, pid: process.pid });
+}
+await run();
