@@ -102,6 +102,9 @@ async function expectMailboxFrom(place: PiPlace, args: readonly string[], bundle
   const mailbox = commands.find((c) => c.name === "mailbox");
   expect(mailbox, "Pi lists /mailbox").toBeDefined();
   expect(realpathSync(mailbox?.sourceInfo.path ?? "")).toBe(realpathSync(bundle));
+  const sessions = commands.find((c) => c.name === "sessions");
+  expect(sessions, "Pi lists /sessions").toBeDefined();
+  expect(realpathSync(sessions?.sourceInfo.path ?? "")).toBe(realpathSync(join(dirname(bundle), "session-bus.js")));
   const notices = records.filter((r) => r.type === "extension_ui_request" && r.method === "notify");
   expect(notices.map((n) => String(n.message)).some((m) => m.includes(sessionId))).toBe(true);
   expect(existsSync(join(place.state, "pi-session-mail", sessionId, "new"))).toBe(true);
@@ -196,17 +199,18 @@ describe("the package: a clone, its npm pack tarball installed offline, and pi i
     await run(node, [tsc, "-p", "tsconfig.json"], { cwd: consumer, env: npmEnv(), timeoutMs: stepTimeoutMs });
   });
 
-  it("the installed bundle registers the four tools and /mailbox when given a Pi API", async () => {
+  it("the installed bundles register the mail tools and /mailbox, and the session tool and /sessions, when given a Pi API", async () => {
     const out = await run(node, ["load-extension.mjs"], { cwd: consumer, env: npmEnv(), timeoutMs: stepTimeoutMs });
     const loaded = JSON.parse(out) as { extensions: string[]; tools: string[]; commands: string[]; events: string[] };
-    expect(loaded.extensions).toEqual(["./dist/extension/session-mail.js"]);
+    expect(loaded.extensions).toEqual(["./dist/extension/session-mail.js", "./dist/extension/session-bus.js"]);
     expect(loaded.tools.sort()).toEqual([
+      "session",
       "session_mail_ask",
       "session_mail_list",
       "session_mail_reply",
       "session_mail_send",
     ]);
-    expect(loaded.commands).toEqual(["mailbox"]);
+    expect(loaded.commands).toEqual(["mailbox", "sessions"]);
     expect(loaded.events).toContain("session_start");
   });
 

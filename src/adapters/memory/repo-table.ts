@@ -4,7 +4,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { RepoError, RepoPlace, RepoResolver } from "../../ports/bus/repo-resolver.js";
 
-export interface TableRepo {
+interface TableRepo {
   /** The canonical common dir: every worktree listed here shares its bus. */
   common: string;
   /** The canonical tops of its worktrees. */

@@ -38,8 +38,6 @@ export const pathsPerCallMax = 64;
 export const pathSegmentsMax = 256;
 /** Message ids the watch remembers as announced (pruned by what is still on disk). */
 export const announcedIdsMax = 10_000;
-/** One watch poll peeks at most this many inbox files (the announced ones in front, then a page). */
-export const watchPeekMax = 500;
 /** Claims one claim call reaps as orphans (the rest wait for the next call). */
 export const reapPerCallMax = 1_000;
 

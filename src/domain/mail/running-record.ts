@@ -67,7 +67,7 @@ const storedShape = record(
   ["name", "cwd", "started", "bootId", "pidNamespace", "state", "waitingOn", "updated"],
 );
 
-export type RecordError = { kind: "bad-record"; reason: string };
+type RecordError = { kind: "bad-record"; reason: string };
 
 /** Reads a running record; `fileAddress` is the address its file name claims. */
 export function decodeRunningRecord(text: string, fileAddress: Address): Result<RunningRecord, RecordError> {
@@ -104,7 +104,7 @@ export function encodeRunningRecord(record: RunningRecord): string {
   return `${JSON.stringify(record)}\n`;
 }
 
-export type RecordVerdict = LivenessVerdict;
+type RecordVerdict = LivenessVerdict;
 
 /** Whether `updated` is at most `recordFreshMs` old (a time ahead of the clock counts as fresh). */
 export function isFreshRecord(record: RunningRecord, nowMs: number): boolean {

@@ -5,7 +5,7 @@ import { err, ok, type Result } from "neverthrow";
 /** Undefined when the value fits, else what is wrong with it, starting with its JSON pointer. */
 export type Shape = (value: unknown, path: string) => string | undefined;
 
-export interface TextRules {
+interface TextRules {
   minLength?: number;
   maxLength?: number;
   pattern?: RegExp;
@@ -77,7 +77,7 @@ export function record(fields: Readonly<Record<string, Shape>>, optional: readon
 }
 
 /** Why a text is not the JSON a shape wants: not JSON at all, or JSON of another shape. */
-export type ShapedError = { kind: "not-json" } | { kind: "wrong-shape"; reason: string };
+type ShapedError = { kind: "not-json" } | { kind: "wrong-shape"; reason: string };
 
 /** What `text` holds as JSON when it fits `shape`, or why it does not. */
 export function decodeShaped<T>(text: string, shape: Shape): Result<T, ShapedError> {

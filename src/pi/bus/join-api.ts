@@ -6,7 +6,7 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusAccess } from "./session-tool.js";
 
-export const joinChannel = "session-bus:join";
+const joinChannel = "session-bus:join";
 export const labelChannel = "session-label";
 
 interface JoinPayload {

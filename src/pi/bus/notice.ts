@@ -9,7 +9,7 @@ import { indentBody } from "./texts.js";
 /** The custom message type of bus notices (their renderer, and what `context` prunes). */
 export const noticeType = "session-bus";
 
-export interface NoticeDetails {
+interface NoticeDetails {
   delivery: MailNotice["delivery"];
   seq: number;
   /** The message ids it announced: stale once none of them is in the inbox any more. */

@@ -30,7 +30,7 @@ function inboxRows(preview: InboxPreview | undefined): InboxRow[] {
 }
 
 /** The engine's read-only view as the board draws it. */
-export function boardSnapshot(view: StatusView, preview: InboxPreview | undefined, nowMs: number): BoardSnapshot {
+function boardSnapshot(view: StatusView, preview: InboxPreview | undefined, nowMs: number): BoardSnapshot {
   const listening = listeningWords(view.self.listening) as BoardSnapshot["self"]["listening"];
   return {
     self: {

@@ -20,6 +20,10 @@ export interface ActionText {
   summary: string;
 }
 
+/** Unreadable inbox files named by one read; the rest are counted (a junk-filled inbox could name
+ * thousands). */
+const unreadableNamedMax = 10;
+
 const label = (text: string) => sanitizeField(text, labelCharsMax);
 const path = (text: string) => sanitizeField(text, pathCharsMax);
 const paths = (list: readonly string[]) => list.map(path).join(", ");
@@ -99,8 +103,10 @@ export function inboxText(read: InboxRead): ActionText {
   const lines = rows.length === 0 ? ["No unread mail."] : rows;
   if (read.more > 0) lines.push(`… ${read.more} more`);
   if (read.unreadable.length > 0) {
-    const names = read.unreadable.map((u) => path(u.name)).join(", ");
-    lines.push(`Mail this build cannot read: ${names} — left on disk, cleared by the TTL.`);
+    const named = read.unreadable.slice(0, unreadableNamedMax).map((u) => path(u.name));
+    const rest = read.unreadable.length - named.length;
+    const more = rest > 0 ? ` and ${rest} more` : "";
+    lines.push(`Mail this build cannot read: ${named.join(", ")}${more} — left on disk, cleared by the TTL.`);
   }
   if (read.consumeFailed !== undefined)
     lines.push("These could not be removed from the inbox: they will be shown again.");

@@ -23,7 +23,7 @@ function cutToWidth(line: string, width: number): string {
   return `${out}…\x1b[0m`;
 }
 
-export interface LineComponent {
+interface LineComponent {
   render(width: number): string[];
   invalidate(): void;
 }

@@ -37,7 +37,7 @@ const wide: ReadonlyArray<readonly [number, number]> = [
 const combining = /\p{Mn}|\p{Me}/u;
 
 /** Columns one character takes in a terminal: 0 for a combining mark, 2 for a wide one, else 1. */
-export function charColumns(char: string): number {
+function charColumns(char: string): number {
   if (combining.test(char)) return 0;
   const code = char.codePointAt(0) ?? 0;
   return wide.some(([low, high]) => code >= low && code <= high) ? 2 : 1;

@@ -34,6 +34,16 @@ export interface InboxPeek {
   files: number;
 }
 
+/** The listening watch's look at an inbox: only mail it has not seen is read. */
+export interface UnseenMail {
+  /** Messages whose ids were not in the skip set, oldest first by arrival, at most the `max` asked. */
+  messages: { name: string; arrivedMs: number; message: BusMessage }[];
+  /** Ids of files read and found unreadable: the caller skips them next time (never read again). */
+  unreadableIds: string[];
+  /** The id in the name of every file in the inbox, read or not: what is still there. */
+  ids: string[];
+}
+
 export interface ClaimListing {
   claims: ClaimName[];
   /** Entries of `claims/` whose names are not claims (dot-files, temp files, foreign names), counted. */
@@ -58,6 +68,10 @@ export interface BusStore {
   /** Publishes one message into its recipient's inbox; returns the file's name. */
   deliver(message: BusMessage, sentAtMs: number): Result<string, StoreError>;
   peekInbox(id: string, max: number): Result<InboxPeek, StoreError>;
+  /** Like peekInbox for the listening watch: a file whose name carries an id in `skip` is not read
+   * (mail announced already), so a poll of an inbox with unread mail costs a listing and an lstat
+   * per file, and reads only what is new. */
+  peekUnseen(id: string, max: number, skip: ReadonlySet<string>): Result<UnseenMail, StoreError>;
   /** Deletes exactly these inbox files (the ones a read showed); returns the names it removed. */
   consume(id: string, names: readonly string[]): Result<string[], StoreError>;
   /** Files in `id`'s inbox (0 when it has none): a status badge, without reading them. */

@@ -11,7 +11,7 @@ import {
 } from "../../../domain/bus/bus-message.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
 import { inboxEntriesMax, inboxesListedMax, messageBytesMax } from "../../../domain/bus/limits.js";
-import type { InboxEntry, InboxPeek, Unreadable } from "../../../ports/bus/bus-store.js";
+import type { InboxEntry, InboxPeek, Unreadable, UnseenMail } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
@@ -100,6 +100,31 @@ export function peekInbox(ctx: BusContext, id: string, max: number): Result<Inbo
     if (entry.value?.kind === "message") messages++;
   }
   return ok(peek);
+}
+
+export function peekUnseen(
+  ctx: BusContext,
+  id: string,
+  max: number,
+  skip: ReadonlySet<string>,
+): Result<UnseenMail, StoreError> {
+  const folder = inboxFolder(ctx, id);
+  const unseen: UnseenMail = { messages: [], unreadableIds: [], ids: [] };
+  const there = folderThere(ctx, folder);
+  if (there.isErr() || !there.value) return there.map(() => unseen);
+  const listed = arrivals(ctx, folder);
+  if (listed.isErr()) return err(listed.error);
+  for (const arrival of listed.value) {
+    const fileId = messageIdOfFileName(arrival.name);
+    if (fileId === undefined) continue;
+    unseen.ids.push(fileId);
+    if (skip.has(fileId) || unseen.messages.length >= max) continue;
+    const entry = readArrival(ctx, folder, id, arrival);
+    if (entry.isErr()) return err(entry.error);
+    if (entry.value?.kind === "message") unseen.messages.push(entry.value);
+    else if (entry.value?.kind === "unreadable") unseen.unreadableIds.push(fileId);
+  }
+  return ok(unseen);
 }
 
 function readArrival(

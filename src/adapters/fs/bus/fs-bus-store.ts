@@ -15,7 +15,7 @@ import type { FsLike } from "../shared/fs-like.js";
 import { checkRootPath } from "../shared/fs-path-safety.js";
 import { createClaims, listClaims, removeClaims } from "./fs-bus-claims.js";
 import { type BusContext, busFolders, ensureOwn, folderPath, inboxFolder } from "./fs-bus-folders.js";
-import { consume, countInbox, deliver, listInboxes, openInbox, peekInbox } from "./fs-bus-inbox.js";
+import { consume, countInbox, deliver, listInboxes, openInbox, peekInbox, peekUnseen } from "./fs-bus-inbox.js";
 import { pruneInbox, sweepTmp } from "./fs-bus-prune.js";
 import { listRecords, readRecord, removeRecord, writeRecord } from "./fs-bus-records.js";
 
@@ -44,6 +44,7 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     removeRecord: (id, joinToken) => removeRecord(ctx, id, joinToken),
     deliver: (message, sentAtMs) => deliver(ctx, message, sentAtMs),
     peekInbox: (id, max) => peekInbox(ctx, id, max),
+    peekUnseen: (id, max, skip) => peekUnseen(ctx, id, max, skip),
     consume: (id, names) => consume(ctx, id, names),
     countInbox: (id) => countInbox(ctx, id),
     pruneInbox: (id, beforeMs, dropEmpty) => pruneInbox(ctx, id, beforeMs, dropEmpty),

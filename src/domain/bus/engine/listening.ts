@@ -5,7 +5,7 @@ import type { TimerHandle } from "../../../ports/shared/clock.js";
 import type { WatchHandle } from "../../../ports/shared/watcher.js";
 import { forgetOldest } from "../../shared/bounded-id-set.js";
 import type { BusMessage } from "../bus-files.js";
-import { announcedIdsMax, watchPageMax, watchPeekMax, watchPollMs } from "../limits.js";
+import { announcedIdsMax, watchPageMax, watchPollMs } from "../limits.js";
 import { buildNotice, type Listening, onNewMail, raiseAfterRun, type TurnState } from "../listening-rules.js";
 import type { BusContext } from "./context.js";
 
@@ -36,24 +36,24 @@ interface WatchState {
   ticker: TimerHandle | undefined;
 }
 
-/** The front of the inbox not announced yet, at most a page; forgets announced ids that left. */
-function unannounced(ctx: BusContext, state: WatchState): BusMessage[] {
-  const { id, announced } = state;
+/** The front of the inbox not announced yet, at most a page, reading only files it has not seen;
+ * forgets announced ids that left the inbox. Files found unreadable are remembered too, so junk is
+ * read once, not at every poll. */
+function unannounced(ctx: BusContext, state: WatchState, withHeld: boolean): BusMessage[] {
+  const { id, announced, held } = state;
   if (id === undefined) return [];
-  const max = Math.min(watchPeekMax, announced.size + watchPageMax);
-  const peek = ctx.store.peekInbox(id, max);
-  if (peek.isErr()) {
-    ctx.warnOnce("watch", { kind: "store-failed", op: "watch", error: peek.error });
+  // Mail held for the next prompt is skipped by a poll too: it must not fill the page.
+  const skip = withHeld && held.size > 0 ? new Set([...announced, ...held]) : announced;
+  const look = ctx.store.peekUnseen(id, watchPageMax, skip);
+  if (look.isErr()) {
+    ctx.warnOnce("watch", { kind: "store-failed", op: "watch", error: look.error });
     return [];
   }
   ctx.recovered("watch");
-  const messages = peek.value.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
-  // Only a look that reached the end of the inbox knows which announced mail has left it.
-  if (peek.value.entries.length < max) {
-    const onDisk = new Set(messages.map((message) => message.id));
-    for (const known of [...announced]) if (!onDisk.has(known)) announced.delete(known);
-  }
-  return messages.filter((message) => !announced.has(message.id)).slice(0, watchPageMax);
+  const onDisk = new Set(look.value.ids);
+  for (const known of [...announced]) if (!onDisk.has(known)) announced.delete(known);
+  for (const junk of look.value.unreadableIds) announced.add(junk);
+  return look.value.messages.map((entry) => entry.message);
 }
 
 function announce(state: WatchState, delivery: MailNotice["delivery"], messages: BusMessage[]): MailNotice {
@@ -65,7 +65,7 @@ function announce(state: WatchState, delivery: MailNotice["delivery"], messages:
 /** One look, for a session that wakes: raise a turn now, or once the run in progress settles. */
 function poll(ctx: BusContext, state: WatchState): void {
   if (!state.mode.armed || !state.mode.wake) return;
-  const fresh = unannounced(ctx, state).filter((message) => !state.held.has(message.id));
+  const fresh = unannounced(ctx, state, true);
   if (fresh.length === 0) return;
   const hostBusy = ctx.host.isIdle !== undefined && !ctx.host.isIdle();
   const action = hostBusy ? "after-run" : onNewMail(state.mode, state.turn);
@@ -78,7 +78,7 @@ function poll(ctx: BusContext, state: WatchState): void {
 /** A stopped run (A35): the mail waiting now goes with the next prompt, not with the next poll. */
 function holdForPrompt(ctx: BusContext, state: WatchState): void {
   if (!state.mode.armed || !state.mode.wake) return;
-  for (const message of unannounced(ctx, state)) state.held.add(message.id);
+  for (const message of unannounced(ctx, state, true)) state.held.add(message.id);
   forgetOldest(state.held, announcedIdsMax);
 }
 
@@ -136,7 +136,7 @@ export function createListening(ctx: BusContext): ListeningPart {
       state.afterRun = false;
       state.held.clear();
       if (!state.mode.armed) return undefined;
-      const fresh = unannounced(ctx, state);
+      const fresh = unannounced(ctx, state, false);
       return fresh.length === 0 ? undefined : announce(state, "next-turn", fresh);
     },
     poll: () => poll(ctx, state),

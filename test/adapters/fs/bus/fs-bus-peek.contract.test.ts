@@ -37,4 +37,28 @@ describe.each(backends)("fs bus store peek on $name", ({ make }) => {
     expect(shown).toEqual(["first", ...junk, "m1", "m2"]);
     expect(peek.files).toBe(64);
   });
+
+  it("peekUnseen reads only files whose ids are not skipped, names every id on disk, and reports junk once by id", () => {
+    const inbox = `${b.root}/inbox/${bob}`;
+    for (const [id, mtime] of [
+      ["m1", 1_000],
+      ["m2", 2_000],
+      ["m3", 3_000],
+    ] as const) {
+      store.deliver(busMessage(id), sentAtMs);
+      b.raw.touch(`${inbox}/${fileOf(id)}`, mtime);
+    }
+    b.raw.write(`${inbox}/${fileOf("junk")}`, "{bad");
+    b.raw.touch(`${inbox}/${fileOf("junk")}`, 4_000);
+    // m1 was announced: it is skipped unread, so even a file that no longer parses is not read.
+    b.raw.write(`${inbox}/${fileOf("m1")}`, "{now unreadable");
+    b.raw.touch(`${inbox}/${fileOf("m1")}`, 1_000);
+    const look = store.peekUnseen(bob, 1, new Set(["m1"]))._unsafeUnwrap();
+    expect(look.messages.map((m) => m.message.id)).toEqual(["m2"]);
+    expect(look.ids).toEqual(["m1", "m2", "m3", "junk"]);
+    expect(look.unreadableIds).toEqual([]);
+    const rest = store.peekUnseen(bob, 5, new Set(["m1", "m2"]))._unsafeUnwrap();
+    expect(rest.messages.map((m) => m.message.id)).toEqual(["m3"]);
+    expect(rest.unreadableIds).toEqual(["junk"]);
+  });
 });
