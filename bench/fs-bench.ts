@@ -3,12 +3,15 @@
 import {
   closeSync,
   constants,
+  fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   watch,
@@ -85,7 +88,7 @@ export function alternate(round: number, floor: () => void, ours: () => void): v
 
 const idle = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A timer turn: every watcher event and deferred callback of the previous message has run. */
-const quiet = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+export const quiet = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
 /** The i-th benchmark request to `to`, as a sender writes it: its file name and text. */
 export function envelopeText(i: number, to: string): { name: string; text: string } {
@@ -183,6 +186,11 @@ export interface LatencyFigures {
   /** The least a claim can cost: the same wake-up, then readdir, rename into cur/, read, JSON.parse. */
   claimFloorP50Us: number;
   claimFloorP99Us: number;
+  /** The least a crash-safe claim of a hinted name can cost (what ours must do, with none of its
+   * logic): lstat the hinted name, fstat + lstat + one page pwrite of the journal, rename, open +
+   * fstat + read + close with O_NOFOLLOW, JSON.parse. No readdir: the hint names the file. */
+  journaledFloorP50Us: number;
+  journaledFloorP99Us: number;
   oursP50Us: number;
   oursP99Us: number;
   pollOnlyP50Us: number;
@@ -212,6 +220,75 @@ function rawClaimer(box: string): { arm(done: () => void): void; close(): void }
   };
 }
 
+/** The floor of a crash-safe claim: the syscalls a delivery cannot skip, in the order it makes them. */
+function journaledClaimer(box: string): { arm(done: () => void): void; close(): void } {
+  let armed: (() => void) | undefined;
+  const journalPath = join(box, "claiming.json");
+  const journal = openSync(journalPath, constants.O_RDWR | constants.O_CREAT, 0o600);
+  const page = Buffer.alloc(4096, 0x20);
+  writeSync(journal, page, 0, page.length, 0);
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
+  const watcher = watch(join(box, "new"), (_event, name) => {
+    const done = armed;
+    if (done === undefined || typeof name !== "string") return;
+    const from = join(box, "new", name);
+    try {
+      lstatSync(from);
+    } catch {
+      return;
+    }
+    fstatSync(journal);
+    lstatSync(journalPath);
+    page.fill(0x20).write(JSON.stringify([name]));
+    writeSync(journal, page, 0, page.length, 0);
+    const to = join(box, "cur", name);
+    renameSync(from, to);
+    const fd = openSync(to, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    const buffer = Buffer.allocUnsafe(fstatSync(fd).size + 1);
+    const read = readSync(fd, buffer, 0, buffer.length, null);
+    closeSync(fd);
+    JSON.parse(buffer.toString("utf8", 0, read));
+    armed = undefined;
+    done();
+  });
+  return {
+    arm: (done) => {
+      armed = done;
+    },
+    close: () => {
+      watcher.close();
+      closeSync(journal);
+    },
+  };
+}
+
+/** The i-th request to `to`, sent raw into `box` (the floor of a send, no fsync), timed from just
+ * after its rename into new/ to the moment the callback given to `arm` runs (its time taken inside
+ * it): the delivery latency of the mail half, on whatever listens to `box`. */
+export async function timeArrival(
+  box: string,
+  to: string,
+  i: number,
+  arm: (arrived: () => void) => void,
+): Promise<number> {
+  const { name, text } = envelopeText(i, to);
+  // Each message starts from a quiet loop: otherwise the previous one's work (the host reading
+  // it, the watcher event of its claim) lands inside the next measurement, or, sent from inside
+  // libuv's inotify read loop, never lets setImmediate run at all.
+  await quiet();
+  let t1 = 0;
+  const arrived = new Promise<void>((resolve) =>
+    arm(() => {
+      t1 = nowUs();
+      resolve();
+    }),
+  );
+  rawSend(box, name, text, false);
+  const t0 = nowUs();
+  await arrived;
+  return t1 - t0;
+}
+
 /** From the rename into new/ to the moment the listener runs: a bare fs.watch wake-up, a bare claim,
  * the engine emitting message:inbound, and the engine on its poll. Each time is taken inside the
  * callback, so what runs after it in the same tick is not counted. */
@@ -219,9 +296,11 @@ export async function benchLatency(messages: number, pollOnlyMessages: number): 
   const root = freshRoot("latency");
   const floorBox = makeBox(root, "floor");
   const claimBox = makeBox(root, "claim");
+  const journaledBox = makeBox(root, "journaled");
   let wake: (() => void) | undefined;
   const watcher = watch(join(floorBox, "new"), () => wake?.());
   const claimer = rawClaimer(claimBox);
+  const journaled = journaledClaimer(journaledBox);
   const b = "019ad0e0-0000-7000-8000-0000000000bb";
   const p = "019ad0e0-0000-7000-8000-0000000000cc";
   const engine = startEngine(root, b, { watch: true, pollMs: 250 });
@@ -232,34 +311,21 @@ export async function benchLatency(messages: number, pollOnlyMessages: number): 
   await idle();
   const floor: number[] = [];
   const claimFloor: number[] = [];
+  const journaledFloor: number[] = [];
   const ours: number[] = [];
   const pollOnly: number[] = [];
   const once = async (box: string, to: string, i: number, sink: number[], arm: (arrived: () => void) => void) => {
-    const { name, text } = envelopeText(i, to);
-    // Each message starts from a quiet loop: otherwise the previous one's work (the host reading
-    // it, the watcher event of its claim) lands inside the next measurement, or, sent from inside
-    // libuv's inotify read loop, never lets setImmediate run at all.
-    await quiet();
-    let t1 = 0;
-    const arrived = new Promise<void>((resolve) =>
-      arm(() => {
-        t1 = nowUs();
-        resolve();
-      }),
-    );
-    rawSend(box, name, text, false);
-    const t0 = nowUs();
-    await arrived;
-    sink.push(t1 - t0);
+    sink.push(await timeArrival(box, to, i, arm));
   };
   for (let i = 0; i < messages; i++) {
-    // The three take turns going first, so none always meets the warmer file system.
+    // The four take turns going first, so none always meets the warmer file system.
     const turns = [
       () =>
         once(floorBox, "floor", i, floor, (arrived) => {
           wake = arrived;
         }),
       () => once(claimBox, "claim", i, claimFloor, (arrived) => claimer.arm(arrived)),
+      () => once(journaledBox, "journaled", i, journaledFloor, (arrived) => journaled.arm(arrived)),
       () =>
         once(join(root, b), b, i, ours, (arrived) => {
           inbound = arrived;
@@ -276,6 +342,7 @@ export async function benchLatency(messages: number, pollOnlyMessages: number): 
   }
   watcher.close();
   claimer.close();
+  journaled.close();
   engine.shutdown();
   polled.shutdown();
   return {
@@ -283,6 +350,8 @@ export async function benchLatency(messages: number, pollOnlyMessages: number): 
     floorP99Us: percentile(floor, 99),
     claimFloorP50Us: median(claimFloor),
     claimFloorP99Us: percentile(claimFloor, 99),
+    journaledFloorP50Us: median(journaledFloor),
+    journaledFloorP99Us: percentile(journaledFloor, 99),
     oursP50Us: median(ours),
     oursP99Us: percentile(ours, 99),
     pollOnlyP50Us: median(pollOnly),

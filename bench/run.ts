@@ -6,13 +6,16 @@ import { cpus, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { runSeed } from "../test/sim/run-seed.js";
 import { type BigInboxFigures, benchBigInbox } from "./big-inbox-bench.js";
+import { type BusFigures, benchBus } from "./bus-bench.js";
 import { benchLatency, benchList, benchScan, benchSend, removeRoots } from "./fs-bench.js";
 import { benchRoundTrip, benchStartup } from "./pi-bench.js";
 import { benchSentLookup } from "./sent-bench.js";
 import { nowUs, round } from "./stats.js";
+import { benchWake, type WakeFigures } from "./wake-bench.js";
 
 const quick = process.argv.includes("--quick");
-/** `--only bigInbox`: that figure alone, printed and not written (results.json holds whole runs). */
+/** `--only bigInbox`, `--only bus` or `--only wake`: those figures alone, printed and not written (results.json
+ * holds whole runs). */
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 const goals = {
   send: 2,
@@ -25,6 +28,10 @@ const goals = {
   resolve: 2,
   bigInboxMaxStallMs: 50,
   bigInboxPeakRssMB: 150,
+  busClaim: 2,
+  busStatus: 2,
+  busInbox: 2,
+  busWakeP50: 1.5,
 };
 
 async function benchSimulator(seeds: number): Promise<{ messagesPerSecond: number; seeds: number }> {
@@ -79,8 +86,71 @@ function printBigInbox(b: BigInboxFigures): void {
   console.log(`${"big inbox: exactly once".padEnd(30)} ${once.padStart(14)}`);
 }
 
+function busRatios(bus: BusFigures): { busClaim: number; busStatus: number; busInbox: number } {
+  return {
+    busClaim: bus.claim.oursUs / bus.claim.floorUs,
+    busStatus: bus.status.oursUs / bus.status.floorUs,
+    busInbox: bus.inbox.oursUs / bus.inbox.floorUs,
+  };
+}
+
+function printBus(bus: BusFigures): void {
+  const us = (v: number) => `${round(v, 1)} µs`;
+  const ratios = busRatios(bus);
+  console.log(
+    line("bus claim 3, 100 held", us(bus.claim.oursUs), us(bus.claim.floorUs), ratios.busClaim, goals.busClaim),
+  );
+  console.log(
+    line("bus status, 20 peers", us(bus.status.oursUs), us(bus.status.floorUs), ratios.busStatus, goals.busStatus),
+  );
+  console.log(
+    line("bus inbox, 20 messages", us(bus.inbox.oursUs), us(bus.inbox.floorUs), ratios.busInbox, goals.busInbox),
+  );
+}
+
+/** At least 200 messages a full run (the issue's floor for this p50), after 20 uncounted. */
+const wakeBench = () => benchWake(quick ? 60 : 300, quick ? 10 : 20);
+
+function printWake(wake: WakeFigures): void {
+  const us = (v: number) => `${round(v, 1)} µs`;
+  console.log(
+    line(
+      "bus wake p50 vs mail delivery",
+      us(wake.wakeP50Us),
+      us(wake.deliveryP50Us),
+      wake.wakeP50Us / wake.deliveryP50Us,
+      goals.busWakeP50,
+    ),
+  );
+  console.log(
+    line(
+      "bus wake p99 vs mail delivery",
+      us(wake.wakeP99Us),
+      us(wake.deliveryP99Us),
+      wake.wakeP99Us / wake.deliveryP99Us,
+    ),
+  );
+}
+
 async function runOnly(name: string): Promise<void> {
-  if (name !== "bigInbox") throw new Error(`--only knows bigInbox, not ${name}`);
+  if (name === "wake") {
+    const wake = await wakeBench();
+    removeRoots();
+    console.log(`${"figure".padEnd(30)} ${"ours".padStart(14)} ${"floor".padStart(14)} ${"ratio".padStart(8)}`);
+    printWake(wake);
+    console.log(JSON.stringify({ wake, ratios: { busWakeP50: round(wake.wakeP50Us / wake.deliveryP50Us, 3) } }));
+    return;
+  }
+  if (name === "bus") {
+    const bus = await benchBus(quick);
+    removeRoots();
+    console.log(`${"figure".padEnd(30)} ${"ours".padStart(14)} ${"floor".padStart(14)} ${"ratio".padStart(8)}`);
+    printBus(bus);
+    const ratios = Object.fromEntries(Object.entries(busRatios(bus)).map(([k, v]) => [k, round(v, 3)]));
+    console.log(JSON.stringify({ bus, ratios }));
+    return;
+  }
+  if (name !== "bigInbox") throw new Error(`--only knows bigInbox, bus and wake, not ${name}`);
   const bigInbox = await bigInboxSize();
   removeRoots();
   printBigInbox(bigInbox);
@@ -97,6 +167,8 @@ async function main(): Promise<void> {
   const sim = await benchSimulator(quick ? 10 : 50);
   const startup = await benchStartup(quick ? 3 : 30);
   const roundTrip = await benchRoundTrip(quick ? 5 : 20);
+  const bus = await benchBus(quick);
+  const wake = await wakeBench();
   // Last: its 100,000-file inboxes are deleted only after every other figure is taken.
   const bigInbox = await bigInboxSize();
   removeRoots();
@@ -110,6 +182,12 @@ async function main(): Promise<void> {
     deliveryClaimP50: latency.oursP50Us / latency.claimFloorP50Us,
     deliveryClaimP99: latency.oursP99Us / latency.claimFloorP99Us,
     resolve: list.oursUs / list.floorUs,
+    // What a crash-safe claim cannot skip, against the bare claim; and ours against that.
+    journaledClaimP50: latency.journaledFloorP50Us / latency.claimFloorP50Us,
+    deliveryJournaledP50: latency.oursP50Us / latency.journaledFloorP50Us,
+    ...busRatios(bus),
+    // A wake session's raised turn against the mail half's delivery, interleaved message by message.
+    busWakeP50: wake.wakeP50Us / wake.deliveryP50Us,
   };
   const us = (v: number) => `${round(v, 1)} µs`;
   const ms = (v: number) => `${round(v, 1)} ms`;
@@ -134,6 +212,22 @@ async function main(): Promise<void> {
       us(latency.claimFloorP50Us),
       ratios.deliveryClaimP50,
       goals.deliveryClaimP50,
+    ),
+  );
+  console.log(
+    line(
+      "journaled claim vs a bare claim",
+      us(latency.journaledFloorP50Us),
+      us(latency.claimFloorP50Us),
+      ratios.journaledClaimP50,
+    ),
+  );
+  console.log(
+    line(
+      "delivery p50 vs journaled claim",
+      us(latency.oursP50Us),
+      us(latency.journaledFloorP50Us),
+      ratios.deliveryJournaledP50,
     ),
   );
   console.log(
@@ -180,6 +274,8 @@ async function main(): Promise<void> {
     ),
   );
   console.log(line("request → reply (real Pi)", ms(roundTrip.p50Ms), "", undefined));
+  printBus(bus);
+  printWake(wake);
   printBigInbox(bigInbox);
   const results = {
     date: new Date().toISOString(),
@@ -191,7 +287,7 @@ async function main(): Promise<void> {
       kernel: release(),
     },
     node: process.version,
-    figures: { send, latency, scan, sentLookup, list, simulator: sim, startup, roundTrip, bigInbox },
+    figures: { send, latency, scan, sentLookup, list, simulator: sim, startup, roundTrip, bus, wake, bigInbox },
     ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round(v, 3)])),
     goals,
   };
