@@ -3,7 +3,7 @@
 // used succeeds, and a status read lists none of its claims and leaves none of its files in claims/
 // (gone frees them at once, A3). Four lanes run side by side on disjoint paths of one bus.
 // Replay the choices with STRESS_SEED=<n>.
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BusRepo, createBusRepo, startSession } from "./harness/bus-repo.js";
@@ -49,7 +49,10 @@ interface Tally {
   orphans: string[];
 }
 
+/** The claim files of `id`; none while claims/ does not exist yet (a claimer killed before the bus
+ * folder was first opened by anyone). */
 function ownedBy(bus: string, id: string): string[] {
+  if (!existsSync(join(bus, "claims"))) return [];
   return readdirSync(join(bus, "claims")).filter((name) => name.split("~")[1] === id);
 }
 
