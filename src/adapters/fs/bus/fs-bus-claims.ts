@@ -34,10 +34,21 @@ export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
   const listing: ClaimListing = { claims: [], ignored: 0 };
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => listing);
+  const memo = ctx.decodedClaims;
+  // Bounded: names of claims long gone are forgotten all at once, past two full listings' worth.
+  if (memo.size > 2 * claimsListedMax) memo.clear();
   return scanFolder(ctx.fs, folder, claimsListedMax, (entry) => {
-    const claim = entry.isFile() ? decodeClaimName(entry.name) : undefined;
+    if (!entry.isFile()) {
+      listing.ignored++;
+      return;
+    }
+    let claim = memo.get(entry.name);
+    if (claim === undefined && !memo.has(entry.name)) {
+      claim = decodeClaimName(entry.name);
+      memo.set(entry.name, claim);
+    }
     if (claim === undefined) listing.ignored++;
-    else listing.claims.push(claim);
+    else listing.claims.push({ ...claim });
   }).map(() => listing);
 }
 

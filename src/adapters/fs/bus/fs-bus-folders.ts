@@ -2,6 +2,7 @@
 // and every folder is lstat-checked (a real folder, this user's) before a path goes through it: a
 // folder swapped for a link is refused, never followed out of the bus folder.
 import { err, ok, type Result } from "neverthrow";
+import type { ClaimName } from "../../../domain/bus/bus-files.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
 import type { Entropy } from "../../../ports/shared/entropy.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
@@ -18,6 +19,9 @@ export interface BusContext {
   uid: number;
   /** Unique temp names. */
   entropy: Entropy;
+  /** Claim names decoded before (a name is never reused, so what it decodes to never changes): a
+   * claim lists claims/ twice, and decoding every name again was most of a listing's cost. */
+  decodedClaims: Map<string, ClaimName | undefined>;
 }
 
 type BusFolder = "sessions" | "inbox" | "claims" | "tmp";

@@ -35,6 +35,7 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     root: options.root.replace(/\/+$/, "") || "/",
     uid: options.uid,
     entropy: options.entropy,
+    decodedClaims: new Map(),
   };
   return {
     open: () => openBus(ctx),
