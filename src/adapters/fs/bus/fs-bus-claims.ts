@@ -44,11 +44,13 @@ export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
     }
     let claim = memo.get(entry.name);
     if (claim === undefined && !memo.has(entry.name)) {
-      claim = decodeClaimName(entry.name);
+      const decoded = decodeClaimName(entry.name);
+      // Frozen: every listing hands out the same object.
+      claim = decoded === undefined ? undefined : Object.freeze(decoded);
       memo.set(entry.name, claim);
     }
     if (claim === undefined) listing.ignored++;
-    else listing.claims.push({ ...claim });
+    else listing.claims.push(claim);
   }).map(() => listing);
 }
 
