@@ -240,3 +240,14 @@ export function mailDetails(sent: SentMessage): MailDetails | undefined {
   if (typeof d.mailId !== "string" || typeof d.kind !== "string" || typeof d.from !== "string") return undefined;
   return { mailId: d.mailId, kind: d.kind, from: d.from, path: typeof d.path === "string" ? d.path : "" };
 }
+
+/** Polls a condition until it holds or the deadline passes; never a fixed sleep as synchronisation. */
+export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -119,16 +119,7 @@ export function createBusSession(options: BusSessionOptions & { id: string; cwd:
   return session;
 }
 
-/** Polls a condition until it holds or the deadline passes; never a fixed sleep as synchronisation. */
-export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+export { waitFor } from "../fake-pi.js";
 
 export interface BusSandbox {
   readonly dir: string;

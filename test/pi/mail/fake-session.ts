@@ -17,6 +17,7 @@ import {
   type Notice,
   persist,
   type SentMessage,
+  waitFor,
 } from "../fake-pi.js";
 
 /** One Pi session with the extension loaded: the helpers fire events as Pi does. */
@@ -137,16 +138,7 @@ export function createFakeSession(options: SessionOptions & { id: string; cwd: s
   return session;
 }
 
-/** Polls a condition until it holds or the deadline passes; never a fixed sleep as synchronisation. */
-export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+export { waitFor } from "../fake-pi.js";
 
 export interface Sandbox {
   /** The mail root the node adapters use: $XDG_STATE_HOME/pi-session-mail. */
