@@ -35,6 +35,10 @@ export interface FaultOptions {
   choose(n: number): number;
   /** The volume is full now (shared by every process on it). */
   diskFull(): boolean;
+  /** Another view of the same process (the combined simulator: one Pi process, a mailbox engine and
+   * a bus engine): one crash counter, one set of read faults, one list of interleaved steps, so the
+   * process dies between any two fs calls of either engine. */
+  sameProcessAs?: CrashSwitch | undefined;
 }
 
 export interface FaultyFs {
@@ -52,37 +56,59 @@ function failure(code: string, why: string): SystemError {
 
 const curMail = /\/cur\/[^/]+$/;
 
-export function createFaultyFs(fs: FsLike, options: FaultOptions): FaultyFs {
-  let remaining = Number.POSITIVE_INFINITY;
-  let crashed = false;
-  let readFailures = 0;
-  let pending: Array<{ calls: number; step: () => void; touching: string | undefined }> = [];
-  /** Descriptors this process opened on mail in cur/, whose reads may fail. */
-  const curFds = new Set<number>();
+/** The fault state of one process, whichever of its views makes the call. */
+interface ProcessFaults {
+  remaining: number;
+  crashed: boolean;
+  readFailures: number;
+  pending: Array<{ calls: number; step: () => void; touching: string | undefined }>;
+  crash: CrashSwitch;
+  reads: ReadFaults;
+  interleave: Interleave;
+}
 
-  const crash: CrashSwitch = {
-    arm(afterCalls) {
-      remaining = afterCalls;
+const byCrashSwitch = new WeakMap<CrashSwitch, ProcessFaults>();
+
+function processFaults(): ProcessFaults {
+  const state: ProcessFaults = {
+    remaining: Number.POSITIVE_INFINITY,
+    crashed: false,
+    readFailures: 0,
+    pending: [],
+    crash: {
+      arm(afterCalls) {
+        state.remaining = afterCalls;
+      },
+      get crashed() {
+        return state.crashed;
+      },
     },
-    get crashed() {
-      return crashed;
+    reads: {
+      failNext(count) {
+        state.readFailures = count;
+      },
+    },
+    interleave: {
+      at(afterCalls, step, touching) {
+        state.pending.push({ calls: afterCalls, step, touching });
+      },
+      disarm() {
+        const left = state.pending.map((p) => p.step);
+        state.pending = [];
+        return left;
+      },
     },
   };
-  const reads: ReadFaults = {
-    failNext(count) {
-      readFailures = count;
-    },
-  };
-  const interleave: Interleave = {
-    at(afterCalls, step, touching) {
-      pending.push({ calls: afterCalls, step, touching });
-    },
-    disarm() {
-      const left = pending.map((p) => p.step);
-      pending = [];
-      return left;
-    },
-  };
+  byCrashSwitch.set(state.crash, state);
+  return state;
+}
+
+export function createFaultyFs(fs: FsLike, options: FaultOptions): FaultyFs {
+  const shared = options.sameProcessAs === undefined ? undefined : byCrashSwitch.get(options.sameProcessAs);
+  const state = shared ?? processFaults();
+  const { crash, reads, interleave } = state;
+  /** Descriptors this view opened on mail in cur/, whose reads may fail. */
+  const curFds = new Set<number>();
 
   /** The bytes of a write at `position` that a full disk still takes: those in blocks the file has. */
   const fitting = (fd: number, position: number | null, length: number): number => {
@@ -96,11 +122,11 @@ export function createFaultyFs(fs: FsLike, options: FaultOptions): FaultyFs {
   /** Runs the interleaved steps due before this call, in the order they were armed. */
   const runDue = (args: unknown[]): void => {
     const paths = args.filter((a): a is string => typeof a === "string");
-    const counts = ({ touching }: (typeof pending)[number]) =>
+    const counts = ({ touching }: ProcessFaults["pending"][number]) =>
       touching === undefined || paths.some((a) => a.includes(touching));
-    const due = pending.filter((p) => counts(p) && p.calls-- <= 0);
+    const due = state.pending.filter((p) => counts(p) && p.calls-- <= 0);
     if (due.length === 0) return;
-    pending = pending.filter((p) => !due.includes(p));
+    state.pending = state.pending.filter((p) => !due.includes(p));
     for (const { step } of due) step();
   };
 
@@ -119,14 +145,14 @@ export function createFaultyFs(fs: FsLike, options: FaultOptions): FaultyFs {
 
   /** The faults of one call that runs: failed reads of claimed mail, a full disk. */
   const call = (key: string | symbol, run: () => unknown, args: unknown[]): unknown => {
-    if (key === "openSync" && readFailures > 0 && isCurRead(fs, args)) {
-      readFailures--;
+    if (key === "openSync" && state.readFailures > 0 && isCurRead(fs, args)) {
+      state.readFailures--;
       throw options.choose(2) === 0
         ? failure("EMFILE", "too many open files")
         : failure("ENOMEM", "cannot allocate memory");
     }
-    if (key === "readSync" && readFailures > 0 && curFds.has(args[0] as number)) {
-      readFailures--;
+    if (key === "readSync" && state.readFailures > 0 && curFds.has(args[0] as number)) {
+      state.readFailures--;
       throw failure("EIO", "input/output error");
     }
     if (key === "writeSync" && options.diskFull()) {
@@ -146,13 +172,13 @@ export function createFaultyFs(fs: FsLike, options: FaultOptions): FaultyFs {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
-        if (pending.length > 0 && !crashed) runDue(args);
-        if (!crashed && remaining <= 0) {
-          crashed = true;
+        if (state.pending.length > 0 && !state.crashed) runDue(args);
+        if (!state.crashed && state.remaining <= 0) {
+          state.crashed = true;
           if (key === "writeSync") dieWriting(args);
         }
-        if (crashed) throw failure("ECRASHED", "simulated crash: the process is gone");
-        remaining--;
+        if (state.crashed) throw failure("ECRASHED", "simulated crash: the process is gone");
+        state.remaining--;
         return call(key, () => (value as (...a: unknown[]) => unknown).apply(target, args), args);
       };
     },

@@ -12,7 +12,7 @@ const quietRoundsMax = 400;
 /** Rounds of one poll each; later rounds move a quarter of an ask's wait at a time. */
 const fastRounds = 40;
 
-async function quiesce(world: World): Promise<void> {
+export async function quiesce(world: World): Promise<void> {
   world.diskFullSteps = 0;
   for (const session of world.sessions) {
     session.instance?.crash.arm(Number.POSITIVE_INFINITY);

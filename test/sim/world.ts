@@ -15,6 +15,7 @@ import { decodeEnvelope, type Envelope } from "../../src/domain/mail/envelope.js
 import type { Clock, TimerHandle } from "../../src/ports/shared/clock.js";
 import { createFakeAgent, createTranscript, type FakeAgent, type Transcript } from "./fake-agent.js";
 import { type CrashSwitch, createFaultyFs, type Interleave, type ReadFaults } from "./faulty-fs.js";
+import type { Machine } from "./machine.js";
 import { observeProcess } from "./process-observer.js";
 import { trace } from "./trace.js";
 
@@ -94,6 +95,20 @@ export interface World {
   exempt: Set<string>;
   violations: string[];
   log: string[];
+  /** Entries the volume may hold outside the mail root, by folder (checked after every step). */
+  outside: Record<string, string[]>;
+  /** Set by the combined simulator, where one process may run a bus engine as well. */
+  hooks?: ProcessHooks | undefined;
+}
+
+/** What the rest of a process does when this world starts or ends its mailbox engine. */
+export interface ProcessHooks {
+  /** The crash switch of another engine already running in process `pid`, to share. */
+  faultsOf(pid: number): CrashSwitch | undefined;
+  /** The mailbox engine of `session` has started in `instance.pid`. */
+  started(session: Session, instance: Instance): void;
+  /** The process of `instance` is about to end (`how`); the table is updated after this. */
+  ending(session: Session, instance: Instance, how: "crash" | "shutdown"): void;
 }
 
 /** Records every envelope the moment its rename into a new/ succeeds: the ground truth of what was sent. */
@@ -143,18 +158,29 @@ function clockFor(clock: VirtualClock, timers: Set<TimerHandle>, alive: () => bo
   };
 }
 
-export function createWorld(seed: number, sessionCount: number): World {
-  const prng = createPrng(seed);
+function freshMachine(seed: number): Machine {
   const { fs, vol } = createMemoryFs();
-  const world: World = {
-    seed,
-    prng,
+  return {
+    prng: createPrng(seed),
     // Before the real date: memfs stamps mtimes with the real clock, so no folder ever looks 30 days
     // old by age alone; the schedule exercises pruning through /mailbox prune (no age rule).
     clock: createVirtualClock(1_700_000_000_000),
-    monoMs: 0,
     table: createProcessTable(),
     watcher: createManualWatcher(),
+    fs,
+    vol,
+  };
+}
+
+export function createWorld(seed: number, sessionCount: number, machine = freshMachine(seed)): World {
+  const { prng, fs, vol } = machine;
+  const world: World = {
+    seed,
+    prng,
+    clock: machine.clock,
+    monoMs: 0,
+    table: machine.table,
+    watcher: machine.watcher,
     fs: recordingFs(fs, vol, () => world),
     vol,
     files: () => vol.toJSON() as Record<string, string | null>,
@@ -168,6 +194,7 @@ export function createWorld(seed: number, sessionCount: number): World {
     exempt: new Set(),
     violations: [],
     log: [],
+    outside: { "/": ["agent", "state"], "/state": ["pi-session-mail"], "/agent": ["session-mail.json"] },
   };
   fs.mkdirSync("/agent", { recursive: true, mode: 0o700 });
   vol.writeFileSync(configPath, JSON.stringify({ hopLimit }));
@@ -192,14 +219,19 @@ export function createWorld(seed: number, sessionCount: number): World {
   return world;
 }
 
-export function startSession(world: World, session: Session): void {
-  const identity = world.table.spawn(session.pidNamespace === undefined ? {} : { pidNamespace: session.pidNamespace });
+/** Starts a process for `session`, or (`pid`) starts its mailbox engine in a process that runs. */
+export function startSession(world: World, session: Session, pid?: number): void {
+  const identity =
+    pid !== undefined
+      ? world.table.probeFor(pid).self()
+      : world.table.spawn(session.pidNamespace === undefined ? {} : { pidNamespace: session.pidNamespace });
   const timers = new Set<TimerHandle>();
   let self: Instance | undefined;
   const observed = observeProcess(world, session, () => self);
   const { fs, crash, reads, interleave } = createFaultyFs(observed, {
     choose: (n) => world.prng.nextInt(n),
     diskFull: () => world.diskFullSteps > 0,
+    sameProcessAs: world.hooks?.faultsOf(identity.pid),
   });
   const agent = createFakeAgent(session.transcript, (v) => world.violations.push(`${session.label}: ${v}`));
   const alive = () => agent.alive && !crash.crashed;
@@ -210,7 +242,7 @@ export function startSession(world: World, session: Session): void {
     clock: clockFor(world.clock, timers, alive),
     // A killed process hears no more hints.
     watcher: { watch: (dir, onHint) => world.watcher.watch(dir, (name) => (alive() ? onHint(name) : undefined)) },
-    entropy: createSeededEntropy(world.seed * 7919 + identity.pid),
+    entropy: createSeededEntropy(world.seed * 7919 + identity.pid + (pid === undefined ? 0 : hashOf(identity.started))),
     host: agent,
     config: { path: configPath, read: () => readConfigFile(world.vol, crash) },
     durable: true,
@@ -240,6 +272,15 @@ export function startSession(world: World, session: Session): void {
   session.instance = instance;
   trace(process.env.SIM_TRACE ?? "", () => `${session.label} starts (pid ${instance.pid})`);
   engine.sessionStarted({ address: session.address, name: session.name, cwd: session.cwd });
+  world.hooks?.started(session, instance);
+}
+
+/** A process started into a pid that runs already (the combined simulator) may run where an earlier
+ * one of this world ran: its ids are seeded by its start token too, unique per process. */
+function hashOf(token: string | undefined): number {
+  let hash = 0;
+  for (const char of token ?? "") hash = (hash * 31 + char.charCodeAt(0)) % 1_000_003;
+  return hash * 10_007;
 }
 
 function readConfigFile(vol: Volume, crash: CrashSwitch): ConfigSource {
@@ -258,17 +299,22 @@ export function setStopped(world: World, instance: Instance, stopped: boolean): 
 export function killSession(world: World, session: Session, how: "crash" | "shutdown"): void {
   const instance = session.instance;
   if (instance === undefined) return;
+  world.hooks?.ending(session, instance, how);
+  // Another engine of the process may have ended it in the table already (the combined simulator).
+  const running = world.table.status(instance.pid) === "running";
   if (how === "shutdown" && !instance.crash.crashed) {
     instance.ask?.controller.abort();
     instance.engine.shutdown();
-    world.table.exit(instance.pid);
-  } else {
+    if (running) world.table.exit(instance.pid);
+  } else if (running) {
     world.table.crash(instance.pid);
   }
   instance.agent.alive = false;
   for (const timer of instance.timers) timer.cancel();
-  // Only mail the model had read is owed from memory (held or unanswered); unread mail must survive.
-  for (const id of instance.owed) if (session.transcript.shown.has(id)) world.exempt.add(id);
+  // Only mail that reached the session is owed from memory (held or unanswered, or dropped by the
+  // user's stop and held or being answered then); unread mail must survive.
+  const { shown, dropped } = session.transcript;
+  for (const id of instance.owed) if (shown.has(id) || dropped.has(id)) world.exempt.add(id);
   trace(process.env.SIM_TRACE ?? "", () => `${session.label} ${how}`);
   session.instance = undefined;
 }

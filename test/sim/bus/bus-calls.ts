@@ -36,6 +36,10 @@ function ownToken(world: BusWorld, proc: BusProcess): string | undefined {
 
 const dead = (proc: BusProcess) => !proc.alive || proc.crash.crashed;
 
+/** The live claims as this process may judge them (from its pid namespace). */
+const liveClaimsFor = (world: BusWorld, proc: BusProcess) =>
+  liveClaims(world, records(world, world.table.probeFor(proc.pid).self().pidNamespace));
+
 export function join(world: BusWorld, proc: BusProcess): string {
   const label = pick(world, joinLabels);
   const wake = world.prng.nextFloat() < 0.5;
@@ -96,7 +100,7 @@ export function inbox(world: BusWorld, proc: BusProcess): string {
 
 /** Invariants 2 and 5 for one claim: all or nothing, and a conflict names only a live holder. */
 export function claim(world: BusWorld, proc: BusProcess, clean: boolean, keys = someKeys(world)): string {
-  const liveBefore = clean ? new Set(liveClaims(world).map((c) => c.owner)) : undefined;
+  const liveBefore = clean ? new Set(liveClaimsFor(world, proc).map((c) => c.owner)) : undefined;
   proc.linked = [];
   const result = proc.engine.claim(keys.map((k) => spell(world, proc, k)));
   const what = `claim ${proc.slot.name} [${keys.join(" ")}]`;
@@ -142,7 +146,7 @@ export function release(world: BusWorld, proc: BusProcess): string {
 /** Invariant 5 for a status read: the claims it lists are exactly the live ones on disk, so a gone
  * session's are free at once and a hung one's are held until its heartbeat passes the TTL. */
 export function status(world: BusWorld, proc: BusProcess, clean: boolean, board = false): string {
-  const live = clean ? liveClaims(world) : undefined;
+  const live = clean ? liveClaimsFor(world, proc) : undefined;
   const view = board ? proc.engine.snapshot() : proc.engine.status();
   const what = `${board ? "snapshot" : "status"} ${proc.slot.name}`;
   if (view.isErr() || dead(proc)) return `${what}: ${view.isErr() ? view.error.kind : "died"}`;
@@ -177,15 +181,17 @@ export function agentStep(world: BusWorld, proc: BusProcess): string {
 }
 
 const reasons: ShutdownReason[] = ["quit", "reload", "new", "resume", "fork"];
+const sameIdReasons: ShutdownReason[] = ["quit", "reload", "resume"];
 
 /** Pi's session_shutdown: quit ends the process; the others start the next session in it. */
 export function shutdown(world: BusWorld, proc: BusProcess): string {
-  const reason = pick(world, reasons) as ShutdownReason;
+  const reason = pick(world, proc.slot.keepsId === true ? sameIdReasons : reasons) as ShutdownReason;
   proc.engine.shutdown(reason);
   if (dead(proc)) return `shutdown ${proc.slot.name} (${reason}): died`;
   endProcess(world, proc);
   if (reason === "quit") {
     world.table.exit(proc.pid);
+    world.hooks?.ended(proc, "quit");
     return `quit ${proc.slot.name}`;
   }
   // /new and /fork open a new session id in this process; /resume and /reload keep this one.

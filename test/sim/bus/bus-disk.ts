@@ -22,7 +22,10 @@ export function names(world: BusWorld, folder: string): string[] {
   }
 }
 
-export function records(world: BusWorld): Map<string, DiskRecord> {
+/** Records as the table sees them; with `viewer`, as a process in that pid namespace may: a record
+ * from another namespace runs, for it, while its heartbeat is within the TTL (its pid cannot be
+ * judged from there; the combined simulator runs bus engines in a sandbox). */
+export function records(world: BusWorld, viewer?: string): Map<string, DiskRecord> {
   const found = new Map<string, DiskRecord>();
   const folder = `${world.busRoot}/sessions`;
   const nowMs = world.clock.now();
@@ -32,8 +35,10 @@ export function records(world: BusWorld): Map<string, DiskRecord> {
       const path = `${folder}/${name}`;
       const record = JSON.parse(String(world.vol.readFileSync(path, "utf8"))) as SessionRecord;
       const heartbeatMs = world.vol.lstatSync(path).mtimeMs;
-      const running = world.table.check(record.pid, record.started) === "alive";
-      found.set(record.id, { record, heartbeatMs, running, live: running && nowMs - heartbeatMs <= sessionTtlMs });
+      const fresh = nowMs - heartbeatMs <= sessionTtlMs;
+      const elsewhere = viewer !== undefined && record.pidNamespace !== undefined && record.pidNamespace !== viewer;
+      const running = elsewhere ? fresh : world.table.check(record.pid, record.started) === "alive";
+      found.set(record.id, { record, heartbeatMs, running, live: running && fresh });
     } catch {
       // A record is published by rename: a file that does not parse is no record of this world's.
     }

@@ -42,13 +42,15 @@ export interface StartOptions {
 
 /** Starts a process for `slot` running a fresh engine; nothing joins (the spec's lazy join). */
 export function startProcess(world: BusWorld, slot: BusSlot, options: StartOptions = {}): BusProcess {
-  const identity = options.pid === undefined ? world.table.spawn() : world.table.probeFor(options.pid).self();
+  const spawned = () => world.table.spawn(slot.pidNamespace === undefined ? {} : { pidNamespace: slot.pidNamespace });
+  const identity = options.pid === undefined ? spawned() : world.table.probeFor(options.pid).self();
   const serial = world.processes.length;
   let self: BusProcess | undefined;
   const me = () => self as BusProcess;
   const faulty = createFaultyFs(observeLinks(world.fs, me), {
     choose: (n) => world.prng.nextInt(n),
-    diskFull: () => false,
+    diskFull: () => world.diskFull?.() ?? false,
+    sameProcessAs: world.hooks?.faultsOf(identity.pid),
   });
   const place = world.repos.resolve(slot.cwd);
   if (place.isErr()) throw new Error(`no place for ${slot.cwd}`);
@@ -96,6 +98,7 @@ export function startProcess(world: BusWorld, slot: BusSlot, options: StartOptio
   world.processes.push(self);
   slot.processes.push(self);
   engine.sessionStarted({ id: slot.id, name: slot.sessionName }, options.reason ?? "startup");
+  world.hooks?.started(self);
   return self;
 }
 
@@ -127,6 +130,7 @@ export function killProcess(world: BusWorld, proc: BusProcess): void {
   if (!proc.alive) return;
   world.table.crash(proc.pid);
   endProcess(world, proc);
+  world.hooks?.ended(proc, "crash");
 }
 
 /** Marks a process ended and forgets its timers; the table entry is the caller's. */

@@ -45,8 +45,13 @@ const runnable = (world: BusWorld) => liveProcesses(world).filter((p) => !p.hung
 
 /** A process for a slot with none: a fresh pid, or one a dead process left and another took. */
 function restart(world: BusWorld, slot: BusSlot): string {
+  // A pid reused by another process is in the host's namespace: a slot in a sandbox never gets one.
   const reusable = world.processes.filter(
-    (p) => !p.alive && world.table.status(p.pid) === "running" && !liveProcesses(world).some((l) => l.pid === p.pid),
+    (p) =>
+      slot.pidNamespace === undefined &&
+      !p.alive &&
+      world.table.status(p.pid) === "running" &&
+      !liveProcesses(world).some((l) => l.pid === p.pid),
   );
   const reused = world.prng.nextFloat() < 0.5 ? pick(world, reusable) : undefined;
   const proc = startProcess(world, slot, {

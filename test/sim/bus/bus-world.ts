@@ -12,6 +12,7 @@ import { createVirtualClock, type VirtualClock } from "../../../src/adapters/mem
 import type { BusEngine } from "../../../src/domain/bus/engine/index.js";
 import type { TimerHandle } from "../../../src/ports/shared/clock.js";
 import type { CrashSwitch, Interleave } from "../faulty-fs.js";
+import type { Machine } from "../machine.js";
 import type { BusAgent } from "./bus-agent.js";
 import { createLedger, type Ledger } from "./bus-ledger.js";
 import { recordingFs } from "./recording-fs.js";
@@ -57,6 +58,22 @@ export interface BusSlot {
   /** Pi's session name: the derived label follows it. */
   sessionName: string | undefined;
   processes: BusProcess[];
+  /** The session id never changes (/new and /fork are not scheduled): in the combined simulator a
+   * mailbox engine serves the same id in the same process. */
+  keepsId?: boolean;
+  /** Its processes run in this pid namespace (a sandbox); undefined: the host's. In the combined
+   * simulator, a mail session's sandbox is its bus engine's too. */
+  pidNamespace?: string | undefined;
+}
+
+/** What the rest of a process does when this world starts or ends its bus engine. */
+export interface BusProcessHooks {
+  /** The crash switch of another engine already running in process `pid`, to share. */
+  faultsOf(pid: number): CrashSwitch | undefined;
+  /** A bus engine has started in `proc.pid`. */
+  started(proc: BusProcess): void;
+  /** The process of `proc` is gone (`crash`: killed or died at an fs call) or quit; the table says so. */
+  ended(proc: BusProcess, how: "crash" | "quit"): void;
 }
 
 export interface BusWorld {
@@ -80,6 +97,10 @@ export interface BusWorld {
   step: number;
   violations: string[];
   log: string[];
+  /** Set by the combined simulator: the volume is full now, and one process may run a mailbox
+   * engine as well. */
+  diskFull?: (() => boolean) | undefined;
+  hooks?: BusProcessHooks | undefined;
 }
 
 const keyFor = (repos: RepoTable): string => {
@@ -100,20 +121,31 @@ function plantRepository(vol: Volume): void {
   vol.mkdirSync(agentDir, { recursive: true, mode: 0o700 });
 }
 
-export function createBusWorld(seed: number, slotCount: number): BusWorld {
-  setWallMs(startMs);
+function freshMachine(seed: number): Machine {
   const { fs, vol } = createMemoryFs();
+  return {
+    prng: createPrng(seed),
+    clock: createVirtualClock(startMs),
+    table: createProcessTable(),
+    watcher: createManualWatcher(),
+    fs,
+    vol,
+  };
+}
+
+export function createBusWorld(seed: number, slotCount: number, machine?: Machine): BusWorld {
+  setWallMs(startMs);
+  const { fs, vol, prng, clock, table, watcher } = machine ?? freshMachine(seed);
   plantRepository(vol);
   const repos = createRepoTable([{ common: repoCommon, roots: repoRoots }]);
-  const prng = createPrng(seed);
   const busRoot = `${agentDir}/session-bus/${keyFor(repos)}`;
   const world: BusWorld = {
     seed,
     prng,
-    clock: createVirtualClock(startMs),
+    clock,
     maxWallMs: startMs,
-    table: createProcessTable(),
-    watcher: createManualWatcher(),
+    table,
+    watcher,
     repos,
     vol,
     fs,

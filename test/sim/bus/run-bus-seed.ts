@@ -32,7 +32,11 @@ function runSteps(world: BusWorld): void {
     checkStep(world);
   }
   if (world.violations.length > 0) return;
-  // The quiet end: nothing hangs or dies any more, and time passes for every timer to run.
+  quietEnd(world);
+}
+
+/** The quiet end: nothing hangs or dies any more, and time passes for every timer to run. */
+export function quietEnd(world: BusWorld): void {
   for (const proc of liveProcesses(world)) {
     proc.crash.arm(Number.POSITIVE_INFINITY);
     unhang(world, proc);
