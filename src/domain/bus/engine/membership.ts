@@ -81,7 +81,7 @@ function recordOf(ctx: BusContext, id: string, m: Member): SessionRecord {
 }
 
 // A34: the last process to join owns the record. Joining over a live record of this id (a second
-// pane on one session) keeps its token, so the claims it holds pass to this process.
+// pane on one session) keeps its token, so the claims it holds pass to this process too
 function tokenFor(ctx: BusContext, current: Member | undefined, own: JudgedSession | undefined): string {
   return current?.joinToken ?? (own?.state === "active" ? own.record.joinToken : ctx.entropy.uuid());
 }
