@@ -1,7 +1,7 @@
 // `context` drops bus notices whose mail has all been consumed (read with `inbox`, or expired): they
 // would only cost context. A per-request projection: the session keeps every notice.
 import type { BusEngine } from "../../domain/bus/engine/index.js";
-import { inboxLimitMax } from "../../domain/bus/limits.js";
+import { inboxEntriesMax } from "../../domain/bus/limits.js";
 import { noticeType, readNoticeDetails } from "./notice.js";
 
 interface MaybeNotice {
@@ -15,10 +15,11 @@ const isNotice = (m: MaybeNotice) => m.role === "custom" && m.customType === not
 /** The messages without stale notices, or the same array when nothing is dropped. */
 export function dropStaleNotices<T>(messages: T[], engine: BusEngine): T[] {
   if (!messages.some((m) => isNotice(m as MaybeNotice))) return messages;
-  const peek = engine.peek(inboxLimitMax);
-  // Only a look that saw the whole inbox knows what has left it.
-  if (peek.isErr() || peek.value.entries.length < peek.value.files) return messages;
-  const waiting = new Set(peek.value.entries.flatMap((e) => (e.kind === "message" ? [e.message.id] : [])));
+  // One listing of the inbox, names only: a notice is stale once none of its ids is there.
+  const ids = engine.inboxIds();
+  // A listing cut at its bound cannot say what has left the inbox.
+  if (ids.isErr() || ids.value.size >= inboxEntriesMax) return messages;
+  const waiting = ids.value;
   const kept = messages.filter((m) => {
     if (!isNotice(m as MaybeNotice)) return true;
     const details = readNoticeDetails((m as MaybeNotice).details);

@@ -5,7 +5,7 @@ import type { MailNotice } from "../../../ports/bus/bus-host.js";
 import type { BusError } from "../bus-errors.js";
 import { type ClaimReport, claim, type ReleaseReport, release, releaseKeys } from "./claims.js";
 import { type BusEngineDeps, createContext } from "./context.js";
-import { type InboxPreview, type InboxRead, peekInbox, readInbox } from "./inbox.js";
+import { type InboxPreview, type InboxRead, inboxIds, peekInbox, readInbox } from "./inbox.js";
 import { createLifecycle, type ShutdownReason } from "./lifecycle.js";
 import { createListening } from "./listening.js";
 import { createMembership, type JoinReport, type JoinRequest, type SessionIdentity } from "./membership.js";
@@ -32,6 +32,8 @@ export interface BusEngine {
   releaseKeys(keys: readonly string[]): Result<ReleaseReport, BusError>;
   /** The board's Inbox: the front of this session's inbox, consumed by nothing. */
   peek(max: number): Result<InboxPreview, BusError>;
+  /** The ids of the mail still in this session's inbox, from names alone (what a notice may still announce). */
+  inboxIds(): Result<ReadonlySet<string>, BusError>;
   /** This session on the bus now, from memory (no disk): undefined when it is not a member. */
   membership(): { id: string; label: string; listening: boolean; wake: boolean } | undefined;
   runStarted(): void;
@@ -78,6 +80,7 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     release: (paths) => open(() => release(ctx, membership, paths)),
     releaseKeys: (keys) => open(() => releaseKeys(ctx, membership, keys)),
     peek: (max) => open(() => peekInbox(ctx, membership, max)),
+    inboxIds: () => open(() => inboxIds(ctx, membership)),
     membership() {
       const identity = membership.identity();
       const member = membership.member();

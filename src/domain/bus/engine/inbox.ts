@@ -34,6 +34,15 @@ export function peekInbox(ctx: BusContext, membership: Membership, max: number):
   return fromStore(ctx.store.peekInbox(identity.id, Math.min(max, inboxLimitMax)));
 }
 
+/** The ids of the mail in this session's inbox, from the file names alone (nothing is read). */
+export function inboxIds(ctx: BusContext, membership: Membership): Result<ReadonlySet<string>, BusError> {
+  const identity = membership.identity();
+  if (identity === undefined) return err({ kind: "not-started" });
+  const ready = ctx.ready();
+  if (ready.isErr()) return err(ready.error);
+  return fromStore(ctx.store.peekUnseen(identity.id, 0, new Set())).map((look) => new Set(look.ids));
+}
+
 export function readInbox(
   ctx: BusContext,
   membership: Membership,
