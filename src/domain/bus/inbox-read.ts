@@ -11,7 +11,8 @@ import {
   inboxLimitMax,
   inboxReadCharsMax,
   labelCharsMax,
-  pathCharsMax,
+  pathShownCharsMax,
+  pathsShownMax,
 } from "./limits.js";
 import { clipCodePoints, codePointCount } from "./text-clip.js";
 
@@ -24,7 +25,7 @@ export interface InboxRow {
   /** The body clipped (400 code points, 800 for a handoff); raw: the renderer sanitizes it. */
   body: string;
   clipped: boolean;
-  /** What the row costs of the budget: header, a line break, body. */
+  /** What the row costs of the budget: header, a line break, the body as rendered (indented). */
   chars: number;
 }
 
@@ -48,12 +49,26 @@ function bodyCharsMax(message: BusMessage): number {
   return message.kind === "handoff" ? handoffBodyCharsMax : inboxBodyCharsMax;
 }
 
+/** A message's paths as every surface names them: at most pathsShownMax, each cut, the rest
+ * counted (a message may carry 64 paths of 4,096 characters). Sanitized. */
+export function shownPaths(paths: readonly string[]): string {
+  const shown = paths.slice(0, pathsShownMax).map((path) => sanitizeField(path, pathShownCharsMax));
+  const rest = paths.length - shown.length;
+  return `${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
+}
+
 /** The row's first line, as every surface prints it: the budget counts exactly this. */
 export function inboxRowHeader(message: BusMessage): string {
   const label = sanitizeField(message.fromLabel, labelCharsMax);
   const from = sanitizeField(message.from, labelCharsMax);
-  const paths = message.paths.map((path) => sanitizeField(path, pathCharsMax));
-  return `${message.kind} from ${label} (${from})${paths.length > 0 ? ` · paths: ${paths.join(", ")}` : ""}`;
+  const paths = message.paths.length > 0 ? ` · paths: ${shownPaths(message.paths)}` : "";
+  return `${message.kind} from ${label} (${from})${paths}`;
+}
+
+/** What a body costs as the model reads it: each line indented by two, a clipped one ends in " …". */
+function renderedChars(body: string, clipped: boolean): number {
+  const lines = body.split(/\r\n|\n|\r/).length;
+  return codePointCount(body) + 2 * lines + (clipped ? 2 : 0);
 }
 
 function rowOf(name: string, message: BusMessage): InboxRow {
@@ -65,7 +80,7 @@ function rowOf(name: string, message: BusMessage): InboxRow {
     header,
     body: body.text,
     clipped: body.clipped,
-    chars: codePointCount(header) + 1 + codePointCount(body.text),
+    chars: codePointCount(header) + 1 + renderedChars(body.text, body.clipped),
   };
 }
 

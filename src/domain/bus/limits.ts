@@ -26,6 +26,9 @@ export const noticePreviewCharsMax = 200;
 export const watchPageMax = 50;
 
 // Rules and engine bounds.
+/** Paths a row or a notice names of one message, each cut to pathShownCharsMax; the rest counted. */
+export const pathsShownMax = 8;
+export const pathShownCharsMax = 200;
 /** A label is `[a-z0-9][a-z0-9._-]{0,63}`: at most this many characters. */
 export const labelCharsMax = 64;
 /** A derived label that is taken gets the end of the session id, at least this many hex digits. */

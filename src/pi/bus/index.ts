@@ -106,9 +106,10 @@ export default function sessionBus(pi: ExtensionAPI): void {
     return { message: { customType: noticeType, content, display: true, details } };
   });
   pi.on("context", (event) => {
-    const engine = live?.engine;
-    if (engine === undefined) return undefined;
-    const messages = dropStaleNotices(event.messages, engine);
+    const current = live;
+    if (current === undefined) return undefined;
+    // A resumed session carries notices from before: the engine is made for them (once).
+    const messages = dropStaleNotices(event.messages, () => engineOf(current));
     return messages === event.messages ? undefined : { messages };
   });
 

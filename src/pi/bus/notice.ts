@@ -1,7 +1,9 @@
 // The mail notice: what a listening session is told of new bus mail, as a wake turn or with the next
 // prompt. It previews and consumes nothing; `session inbox` reads the mail. A handoff assigns work,
 // so a notice that carries one is headlined as that work.
-import { labelCharsMax, pathCharsMax } from "../../domain/bus/limits.js";
+
+import { shownPaths } from "../../domain/bus/inbox-read.js";
+import { handoffBodyCharsMax, inboxReadCharsMax, labelCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { MailNotice } from "../../ports/bus/bus-host.js";
 import { indentBody } from "./texts.js";
@@ -18,6 +20,8 @@ interface NoticeDetails {
 }
 
 const label = (text: string) => sanitizeField(text, labelCharsMax);
+/** A preview is at most a handoff's 800 characters; one line of it can be no longer. */
+const noticeLineCharsMax = handoffBodyCharsMax;
 
 function headline(notice: MailNotice): string {
   const count = notice.messages.length;
@@ -39,12 +43,19 @@ function hint(notice: MailNotice): string {
 
 export function noticeContent(notice: MailNotice): { content: string; details: NoticeDetails } {
   const title = headline(notice);
-  const rows = notice.messages.map((m) => {
-    const about =
-      m.paths.length > 0 ? ` · paths: ${m.paths.map((p) => sanitizeField(p, pathCharsMax)).join(", ")}` : "";
-    const body = indentBody(m.preview, pathCharsMax * 4);
-    return `${m.kind} from ${label(m.fromLabel)} (${label(m.from)})${about}\n${body}${m.clipped ? " …" : ""}`;
-  });
+  const rows: string[] = [];
+  let chars = 0;
+  for (const m of notice.messages) {
+    const about = m.paths.length > 0 ? ` · paths: ${shownPaths(m.paths)}` : "";
+    const body = indentBody(m.preview, noticeLineCharsMax);
+    const row = `${m.kind} from ${label(m.fromLabel)} (${label(m.from)})${about}\n${body}${m.clipped ? " …" : ""}`;
+    // The same budget as an inbox read: a burst of long previews must not flood the context.
+    if (rows.length > 0 && chars + row.length > inboxReadCharsMax) break;
+    rows.push(row);
+    chars += row.length;
+  }
+  const rest = notice.messages.length - rows.length;
+  if (rest > 0) rows.push(`… and ${rest} more`);
   return {
     content: `[session-bus] ${title}.\n${rows.join("\n")}\n${hint(notice)}`,
     details: { delivery: notice.delivery, seq: notice.seq, ids: notice.messages.map((m) => m.id), headline: title },

@@ -7,6 +7,7 @@ import type { TObject } from "typebox";
 import { type BusError, describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusEngine, JoinRequest } from "../../domain/bus/engine/index.js";
 import { inboxLimitDefault, inboxLimitMax, messageTextCharsMax } from "../../domain/bus/limits.js";
+import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { lineComponent } from "../shared/line-component.js";
 import { renderToolResult, type ViewTheme } from "../shared/tool-view.js";
 import { type ActionText, claimText, inboxText, joinText, releaseText, sendText, statusText } from "./texts.js";
@@ -92,7 +93,10 @@ function renderCall(raw: unknown, theme: ViewTheme) {
   const args = raw as Partial<SessionParams>;
   const target = args.to ?? args.label ?? (args.paths ?? []).join(", ");
   const what = [args.action ?? "", args.kind ?? "", target].filter((part) => part !== "").join(" ");
-  return lineComponent(`${theme.fg("toolTitle", theme.bold("session"))} ${theme.fg("accent", what.slice(0, 120))}`);
+  // The model's own words, but a model can be steered into escape sequences: sanitized like a peer's.
+  return lineComponent(
+    `${theme.fg("toolTitle", theme.bold("session"))} ${theme.fg("accent", sanitizeField(what, 120))}`,
+  );
 }
 
 export function registerSessionTool(pi: ExtensionAPI, access: BusAccess): void {

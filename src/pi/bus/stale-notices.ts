@@ -13,8 +13,10 @@ interface MaybeNotice {
 const isNotice = (m: MaybeNotice) => m.role === "custom" && m.customType === noticeType;
 
 /** The messages without stale notices, or the same array when nothing is dropped. */
-export function dropStaleNotices<T>(messages: T[], engine: BusEngine): T[] {
+export function dropStaleNotices<T>(messages: T[], engineOf: () => BusEngine | undefined): T[] {
   if (!messages.some((m) => isNotice(m as MaybeNotice))) return messages;
+  const engine = engineOf();
+  if (engine === undefined) return messages;
   // One listing of the inbox, names only: a notice is stale once none of its ids is there.
   const ids = engine.inboxIds();
   // A listing cut at its bound cannot say what has left the inbox.

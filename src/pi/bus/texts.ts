@@ -1,6 +1,8 @@
 // What the model reads of each `session` action, and the one-line summary a person sees collapsed.
 // Everything a peer wrote (labels, ids, paths, bodies) is sanitized here; a body's lines are
 // indented, so no line of a peer's text can pass for a row of the result.
+
+import { describeBusStoreError } from "../../domain/bus/bus-errors.js";
 import type {
   ClaimReport,
   InboxRead,
@@ -10,6 +12,7 @@ import type {
   SendReport,
   StatusView,
 } from "../../domain/bus/engine/index.js";
+import { shownPaths } from "../../domain/bus/inbox-read.js";
 import { labelCharsMax, pathCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 
@@ -84,8 +87,8 @@ export function statusText(view: StatusView): ActionText {
 
 export function sendText(report: SendReport): ActionText {
   const to = report.delivered.map((r) => `${label(r.label)} (${label(r.id)})`).join(", ");
-  const about = report.paths.length > 0 ? ` about ${paths(report.paths)}` : "";
-  const failed = report.failed.map((f) => `${label(f.label)} (${label(f.id)})`);
+  const about = report.paths.length > 0 ? ` about ${shownPaths(report.paths)}` : "";
+  const failed = report.failed.map((f) => `${label(f.label)} (${label(f.id)}: ${describeBusStoreError(f.error)})`);
   const missed =
     failed.length === 0
       ? ""

@@ -72,11 +72,26 @@ describe("planInboxRead", () => {
     expect(plan.rows.map((r) => r.message.id)).not.toContain("short");
   });
 
-  it("always shows at least one message, however long its row", () => {
-    const paths = Array.from({ length: 64 }, (_, i) => `src/${"p".repeat(100)}/${i}`);
-    const plan = planInboxRead(peekOf([entry(busMessage("big", { paths })), ...messages(2)]), 20);
-    expect(plan.rows.map((r) => r.message.id)).toEqual(["big"]);
-    expect(plan.rows[0]!.chars).toBeGreaterThan(inboxReadCharsMax);
+  it("always shows at least one message, and stops before the row that would pass the budget", () => {
+    const paths = Array.from({ length: 64 }, (_, i) => `src/${"p".repeat(300)}/${i}`);
+    const lines = "x\n".repeat(200);
+    const big = (id: string) => entry(busMessage(id, { paths, text: lines }));
+    const plan = planInboxRead(peekOf([big("big1"), big("big2"), ...messages(2)]), 20);
+    expect(plan.rows.map((r) => r.message.id)).toEqual(["big1"]);
+    expect(plan.rows[0]!.chars + plan.rows[0]!.chars).toBeGreaterThan(inboxReadCharsMax);
+  });
+
+  it("names at most 8 paths of a message in its header, each cut to 200 characters, and counts the rest", () => {
+    const paths = Array.from({ length: 64 }, (_, i) => `src/${"p".repeat(300)}/${i}`);
+    const header = planInboxRead(peekOf([entry(busMessage("big", { paths }))]), 20).rows[0]!.header;
+    expect(header).toMatch(/ and 56 more$/);
+    expect(header.length).toBeLessThan(8 * 202 + 200);
+  });
+
+  it("counts a body as the model reads it: two columns of indent per line", () => {
+    const plan = planInboxRead(peekOf([entry(busMessage("lines", { text: "a\nb\nc" }))]), 20);
+    const row = plan.rows[0]!;
+    expect(row.chars).toBe(row.header.length + 1 + 5 + 2 * 3);
   });
 
   it("names unreadable mail, leaves it, and keeps it out of the `… N more` count (A20)", () => {

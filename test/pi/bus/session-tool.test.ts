@@ -190,7 +190,7 @@ describe("send", () => {
     const result = await alice.tool({ action: "send", to: "*", kind: "event", text: "contract v2" });
     expect(textOf(result)).toMatch(
       new RegExp(
-        `^Sent event \\S+ to verify \\(${ids.carol}\\)\\.\nNot delivered to: integrator \\(${ids.bob}\\)\\. Ask them again; do not repeat this send \\(the others would get it twice\\)\\.$`,
+        `^Sent event \\S+ to verify \\(${ids.carol}\\)\\.\nNot delivered to: integrator \\(${ids.bob}: .+\\)\\. Ask them again; do not repeat this send \\(the others would get it twice\\)\\.$`,
       ),
     );
     expect(detailsOf(result).summary).toBe("event → verify (missed 1)");
@@ -350,6 +350,20 @@ describe("claim and release", () => {
 });
 
 describe("the tool's views", () => {
+  it("renderCall sanitizes the arguments it draws: no escape sequence or bidi control reaches the terminal", async () => {
+    const alice = await sandbox.started(ids.alice);
+    const tool = alice.pi.tools.get("session");
+    const theme = { fg: (_c: string, s: string) => s, bg: (_c: string, s: string) => s, bold: (s: string) => s };
+    const args = { action: "send", to: "peer\u001b]52;c;aGk=\u0007\u202e", text: "x" };
+    const drawn =
+      tool
+        ?.renderCall?.(args, theme as never, {} as never)
+        ?.render(80)
+        .join("\n") ?? "";
+    expect(drawn).toContain("session send peer");
+    expect(drawn).not.toMatch(/[\u0000-\u001f\u202e]/);
+  });
+
   it("renderCall draws the action and its target; renderResult is the summary collapsed, every line expanded", async () => {
     const alice = await sandbox.started(ids.alice);
     const tool = alice.pi.tools.get("session");

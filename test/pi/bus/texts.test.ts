@@ -1,6 +1,8 @@
 // What the model reads of an inbox read, as texts.ts words it: pure functions of the engine's result.
 import { describe, expect, it } from "vitest";
 import type { InboxRead } from "../../../src/domain/bus/engine/index.js";
+import { inboxReadCharsMax } from "../../../src/domain/bus/limits.js";
+import { noticeContent } from "../../../src/pi/bus/notice.js";
 import { inboxText } from "../../../src/pi/bus/texts.js";
 
 const unreadable = (count: number): InboxRead["unreadable"] =>
@@ -25,5 +27,31 @@ describe("inboxText", () => {
     expect(inboxText(read).text).toBe(
       "No unread mail.\n… 2 more\nMail this build cannot read: bad [31m .json — left on disk, cleared by the TTL.",
     );
+  });
+});
+
+describe("noticeContent", () => {
+  const message = (i: number) => ({
+    id: `m${i}`,
+    from: "0190b2b2-0000-7000-8000-0000000000b2",
+    fromLabel: "integrator",
+    kind: "handoff" as const,
+    preview: "x".repeat(800),
+    clipped: true,
+    paths: Array.from({ length: 64 }, (_, k) => `src/${"p".repeat(300)}/${k}`),
+  });
+
+  it("keeps a burst of long notices within the inbox's 4,000-character budget, counting the rest", () => {
+    const notice = {
+      delivery: "wake" as const,
+      seq: 1,
+      messages: Array.from({ length: 50 }, (_, i) => message(i)),
+      handoffs: 50,
+    };
+    const { content, details } = noticeContent(notice);
+    expect(content.length).toBeLessThan(2 * inboxReadCharsMax);
+    expect(content).toMatch(/\n… and \d+ more\n/);
+    expect(details.ids).toHaveLength(50);
+    expect(content).toContain(" and 56 more");
   });
 });

@@ -43,6 +43,15 @@ export function inboxIds(ctx: BusContext, membership: Membership): Result<Readon
   return fromStore(ctx.store.peekUnseen(identity.id, 0, new Set())).map((look) => new Set(look.ids));
 }
 
+/** A read whose rows were not all deleted: they come back, and the result says so. */
+function consumeFailure(consumed: Result<string[], StoreError>, asked: readonly string[]): StoreError | undefined {
+  if (consumed.isErr()) return consumed.error;
+  const left = asked.filter((name) => !consumed.value.includes(name));
+  if (left.length === 0) return undefined;
+  const message = `${left.length} shown messages could not be removed`;
+  return { kind: "io", op: "unlink", path: left[0] ?? "", code: "EIO", message };
+}
+
 export function readInbox(
   ctx: BusContext,
   membership: Membership,
@@ -59,6 +68,6 @@ export function readInbox(
     rows: plan.rows,
     more: plan.more,
     unreadable: plan.unreadable,
-    consumeFailed: consumed.isErr() ? consumed.error : undefined,
+    consumeFailed: consumeFailure(consumed, plan.consume),
   });
 }

@@ -97,7 +97,16 @@ function arm(ctx: BusContext, state: WatchState, id: string): void {
   // A watch on a folder that is not there yet hears nothing: the inbox is made before its first mail.
   const opened = ctx.store.openInbox(id);
   if (opened.isErr()) ctx.warnOnce("watch", { kind: "store-failed", op: "watch", error: opened.error });
-  state.watch = ctx.watcher.watch(ctx.store.inboxPath(id), () => poll(ctx, state));
+  // Hints come one per file change (our own deletions too): a burst is one poll, on the next turn.
+  let hinted = false;
+  state.watch = ctx.watcher.watch(ctx.store.inboxPath(id), () => {
+    if (hinted) return;
+    hinted = true;
+    ctx.clock.defer(() => {
+      hinted = false;
+      poll(ctx, state);
+    });
+  });
   state.ticker = ctx.clock.setTimer(watchPollMs, tick);
 }
 

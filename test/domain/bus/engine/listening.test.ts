@@ -26,10 +26,12 @@ describe("wake (A36)", () => {
     expect(ids()).toEqual(["one", "two"]);
   });
 
-  it("polls at once on a watcher hint", () => {
+  it("polls on the next turn after a watcher hint, once for a burst of hints", () => {
     const { h, alice, say } = pair(true);
     say("now");
-    h.watcher.notify(`${busRoot}/inbox/${idOf.alice}`);
+    for (let i = 0; i < 3; i++) h.watcher.notify(`${busRoot}/inbox/${idOf.alice}`);
+    expect(alice.host.raised).toHaveLength(0);
+    h.advance(0);
     expect(alice.host.raised).toHaveLength(1);
   });
 
