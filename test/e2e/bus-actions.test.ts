@@ -311,7 +311,7 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
     const [delivered] = readInbox(bus, ant.id).filter((m) => m.text === "build green");
     expect(delivered).toMatchObject({ from: bee.id, kind: "event" });
     expect(partial.text).toBe(
-      `Sent event ${delivered?.id} to alpha (${ant.id}).\nNot delivered to: lib (${cat.id}). Ask them again; do not repeat this send (the others would get it twice).`,
+      `Sent event ${delivered?.id} to alpha (${ant.id}).\nNot delivered to: lib (${cat.id}: ${inboxPath(bus, cat.id)} is not a real folder). Ask them again; do not repeat this send (the others would get it twice).`,
     );
     expect(partial.details.result).toMatchObject({
       delivered: [{ id: ant.id, label: "alpha" }],
