@@ -9,7 +9,7 @@ import { createNodeBus, resolveBusPlace } from "../../wiring/node-bus.js";
 import { isDisabled } from "../shared/disabled.js";
 import { createBusHost } from "./bus-host.js";
 import { labelChannel, provideJoin } from "./join-api.js";
-import { noticeContent, noticeType } from "./notice.js";
+import { noticeContent, noticeType, readNoticeDetails } from "./notice.js";
 import { renderNotice } from "./notice-view.js";
 import { type BusAccess, registerSessionTool } from "./session-tool.js";
 import { registerSessionsCommand } from "./sessions-command.js";
@@ -83,7 +83,12 @@ export default function sessionBus(pi: ExtensionAPI): void {
     live = { ctx, reason: event.reason, engine: undefined, failed: undefined, announced: undefined };
     // A reload keeps the membership: the engine takes back its record and listens again at once,
     // and the label is announced again to the extensions whose factories ran anew.
-    if (event.reason === "reload" && engineOf(live) !== undefined) access.changed();
+    if (event.reason !== "reload") return;
+    const engine = engineOf(live);
+    if (engine === undefined) return;
+    // Its notices are in the transcript: the mail they announced is not announced a second time.
+    engine.markAnnounced(announcedIn(ctx));
+    access.changed();
   });
   pi.on("session_shutdown", (event) => {
     const current = live;
@@ -117,6 +122,18 @@ export default function sessionBus(pi: ExtensionAPI): void {
   registerSessionTool(pi, access);
   registerSessionsCommand(pi, access);
   provideJoin(pi, access);
+}
+
+/** The message ids the bus notices of this session's transcript announced. */
+function announcedIn(ctx: ExtensionContext): string[] {
+  try {
+    return ctx.sessionManager.getEntries().flatMap((entry) => {
+      if (entry.type !== "custom_message" || entry.customType !== noticeType) return [];
+      return readNoticeDetails(entry.details)?.ids ?? [];
+    });
+  } catch {
+    return [];
+  }
 }
 
 function engineUnavailable(): ReturnType<BusEngine["join"]> {

@@ -4,6 +4,7 @@
 import { statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { persist } from "../fake-pi.js";
 import { type BusSession, ids, textOf, useBusSandbox } from "./bus-session.js";
 
 const sandbox = useBusSandbox();
@@ -108,6 +109,29 @@ describe("reload", () => {
     const { alice } = await pair();
     const reloaded = await reload(alice);
     expect(reloaded.labels).toEqual([{ id: ids.alice, label: "billing-core" }]);
+  });
+
+  it("does not announce again after a reload the mail its transcript already announced", async () => {
+    const { alice, bob } = await pair();
+    await bob.tool({ action: "send", to: "billing-core", text: "before the reload" });
+    vi.advanceTimersByTime(pollMs);
+    expect(alice.wakes()).toHaveLength(1);
+    // Pi keeps the wake notice in the session: it entered the conversation as a custom message.
+    const entries = [...alice.context.entries];
+    persist(alice.context, alice.wakes()[0]!);
+    await alice.shutdown("reload");
+    alice.pi.invalidate();
+    alice.context.stale = true;
+    const fresh = sandbox.session(alice.id, { bus: alice.pi.bus, mode: alice.context.mode });
+    fresh.context.entries.push(...entries, ...alice.context.entries.slice(entries.length));
+    await fresh.start("reload");
+    vi.advanceTimersByTime(pollMs);
+    expect(fresh.wakes()).toEqual([]);
+    expect(await fresh.prompt()).toEqual([]);
+    // Mail that comes after the reload is announced as ever.
+    await bob.tool({ action: "send", to: "billing-core", text: "after the reload" });
+    vi.advanceTimersByTime(pollMs);
+    expect(fresh.wakes()).toHaveLength(1);
   });
 
   it("a reloaded session listening at the next turn reports new mail with its next prompt", async () => {

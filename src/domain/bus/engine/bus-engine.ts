@@ -42,6 +42,8 @@ export interface BusEngine {
   promptStarting(): MailNotice | undefined;
   /** Polls the inbox now (a host that heard of new mail some other way). */
   poll(): void;
+  /** Mail the session's transcript already announced (a reload's new engine remembers nothing). */
+  markAnnounced(ids: readonly string[]): void;
   shutdown(reason: ShutdownReason): void;
 }
 
@@ -91,6 +93,7 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     runSettled: (aborted) => listening.runSettled(aborted),
     promptStarting: () => (closed ? undefined : listening.promptStarting()),
     poll: () => listening.poll(),
+    markAnnounced: (ids) => listening.markAnnounced(ids),
     shutdown(reason) {
       if (closed) return;
       lifecycle.shutdown(reason);

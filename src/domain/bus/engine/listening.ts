@@ -18,6 +18,8 @@ interface ListeningPart {
   promptStarting(): MailNotice | undefined;
   /** One poll now (a hint, the ticker, or the host asking). */
   poll(): void;
+  /** Mail announced before (by this session before a reload): never announced again. */
+  markAnnounced(ids: readonly string[]): void;
   close(): void;
 }
 
@@ -149,6 +151,10 @@ export function createListening(ctx: BusContext): ListeningPart {
       return fresh.length === 0 ? undefined : announce(state, "next-turn", fresh);
     },
     poll: () => poll(ctx, state),
+    markAnnounced(ids) {
+      for (const id of ids) state.announced.add(id);
+      forgetOldest(state.announced, announcedIdsMax);
+    },
     close() {
       disarm(state);
       state.id = undefined;
