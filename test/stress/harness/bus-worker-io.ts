@@ -95,6 +95,20 @@ export function waitForGo(): Promise<void> {
   });
 }
 
+/** Says ready (with the label the join settled on), then runs `work`: at once, or with WAIT_GO=1
+ * at the first `go` line, so that every worker is loaded before any starts. */
+export async function readyThenRun(id: string, label: string, work: () => Promise<void>): Promise<void> {
+  const ready = () => print({ ev: "ready", id, label, pid: process.pid });
+  if (process.env.WAIT_GO === "1") {
+    ready();
+    await waitForGo();
+  } else {
+    listen();
+    ready();
+  }
+  await work();
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The lines of a worker's stdout that are JSON objects of the given event. */

@@ -10,7 +10,7 @@
 //   WAIT_GO                     "1": print ready, then start at a `go` line on stdin
 // Stdout: one JSON line per event (bus-worker-io.ts): ready, claim, release, done.
 
-import { listen, now, print, required, sleep, startWorkerSession, waitForGo } from "../harness/bus-worker-io.js";
+import { now, print, readyThenRun, required, sleep, startWorkerSession } from "../harness/bus-worker-io.js";
 import { seededRandom } from "../harness/seeded-random.js";
 
 const paths = JSON.parse(required("PATHS")) as string[];
@@ -71,11 +71,4 @@ async function run(): Promise<void> {
   process.exit(0);
 }
 
-if (process.env.WAIT_GO === "1") {
-  print({ ev: "ready", id, label: joined.value.label, pid: process.pid });
-  await waitForGo();
-} else {
-  listen();
-  print({ ev: "ready", id, label: joined.value.label, pid: process.pid });
-}
-await run();
+await readyThenRun(id, joined.value.label, run);

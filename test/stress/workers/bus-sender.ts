@@ -5,7 +5,7 @@
 //   COUNT                       messages; each text is `<LABEL> <seq>`, seq from 1
 //   WAIT_GO                     "1": print ready, then start at a `go` line on stdin
 // Stdout: one JSON line per event (bus-worker-io.ts): ready, sent, done.
-import { listen, print, required, startWorkerSession, waitForGo } from "../harness/bus-worker-io.js";
+import { print, readyThenRun, required, startWorkerSession } from "../harness/bus-worker-io.js";
 
 const label = required("LABEL");
 const to = required("TO");
@@ -28,11 +28,4 @@ async function run(): Promise<void> {
   process.exit(0);
 }
 
-if (process.env.WAIT_GO === "1") {
-  print({ ev: "ready", id, label: joined.value.label, pid: process.pid });
-  await waitForGo();
-} else {
-  listen();
-  print({ ev: "ready", id, label: joined.value.label, pid: process.pid });
-}
-await run();
+await readyThenRun(id, joined.value.label, run);
