@@ -187,7 +187,7 @@ export interface LatencyFigures {
   claimFloorP50Us: number;
   claimFloorP99Us: number;
   /** The least a crash-safe claim of a hinted name can cost (what ours must do, with none of its
-   * logic): lstat the hinted name, fstat + lstat + one page pwrite of the journal, rename, open +
+   * logic): lstat the hinted name, lstat + one page pwrite of the journal, rename, open +
    * fstat + read + close with O_NOFOLLOW, JSON.parse. No readdir: the hint names the file. */
   journaledFloorP50Us: number;
   journaledFloorP99Us: number;
@@ -237,7 +237,6 @@ function journaledClaimer(box: string): { arm(done: () => void): void; close(): 
     } catch {
       return;
     }
-    fstatSync(journal);
     lstatSync(journalPath);
     page.fill(0x20).write(JSON.stringify([name]));
     writeSync(journal, page, 0, page.length, 0);

@@ -7,14 +7,14 @@ import { dirname, join } from "node:path";
 import { runSeed } from "../test/sim/run-seed.js";
 import { type BigInboxFigures, benchBigInbox } from "./big-inbox-bench.js";
 import { type BusFigures, benchBus } from "./bus-bench.js";
-import { benchLatency, benchList, benchScan, benchSend, removeRoots } from "./fs-bench.js";
+import { benchLatency, benchList, benchScan, benchSend, type LatencyFigures, removeRoots } from "./fs-bench.js";
 import { benchRoundTrip, benchStartup } from "./pi-bench.js";
 import { benchSentLookup } from "./sent-bench.js";
 import { nowUs, round } from "./stats.js";
 import { benchWake, type WakeFigures } from "./wake-bench.js";
 
 const quick = process.argv.includes("--quick");
-/** `--only bigInbox`, `--only bus` or `--only wake`: those figures alone, printed and not written (results.json
+/** `--only bigInbox`, `--only bus`, `--only latency` or `--only wake`: those figures alone, printed and not written (results.json
  * holds whole runs). */
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 const goals = {
@@ -108,6 +108,22 @@ function printBus(bus: BusFigures): void {
   );
 }
 
+const latencyBench = () => benchLatency(quick ? 100 : 1000, quick ? 20 : 100);
+
+function latencyRatios(latency: LatencyFigures) {
+  return {
+    // The delivery goal restated (issue 9): against a bare claim, the floor of any claim by rename.
+    deliveryClaimP50: latency.oursP50Us / latency.claimFloorP50Us,
+    deliveryClaimP99: latency.oursP99Us / latency.claimFloorP99Us,
+    // What a crash-safe claim cannot skip, against the bare claim; and ours against that.
+    journaledClaimP50: latency.journaledFloorP50Us / latency.claimFloorP50Us,
+    deliveryJournaledP50: latency.oursP50Us / latency.journaledFloorP50Us,
+  };
+}
+
+const roundAll = (ratios: Record<string, number>) =>
+  Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round(v, 3)]));
+
 /** At least 200 messages a full run (the issue's floor for this p50), after 20 uncounted. */
 const wakeBench = () => benchWake(quick ? 60 : 300, quick ? 10 : 20);
 
@@ -146,11 +162,16 @@ async function runOnly(name: string): Promise<void> {
     removeRoots();
     console.log(`${"figure".padEnd(30)} ${"ours".padStart(14)} ${"floor".padStart(14)} ${"ratio".padStart(8)}`);
     printBus(bus);
-    const ratios = Object.fromEntries(Object.entries(busRatios(bus)).map(([k, v]) => [k, round(v, 3)]));
-    console.log(JSON.stringify({ bus, ratios }));
+    console.log(JSON.stringify({ bus, ratios: roundAll(busRatios(bus)) }));
     return;
   }
-  if (name !== "bigInbox") throw new Error(`--only knows bigInbox, bus and wake, not ${name}`);
+  if (name === "latency") {
+    const latency = await latencyBench();
+    removeRoots();
+    console.log(JSON.stringify({ latency, ratios: roundAll(latencyRatios(latency)) }, null, 1));
+    return;
+  }
+  if (name !== "bigInbox") throw new Error(`--only knows bigInbox, bus, latency and wake, not ${name}`);
   const bigInbox = await bigInboxSize();
   removeRoots();
   printBigInbox(bigInbox);
@@ -160,7 +181,7 @@ async function runOnly(name: string): Promise<void> {
 async function main(): Promise<void> {
   if (only !== undefined) return runOnly(only);
   const send = await benchSend(quick ? 2 : 10, quick ? 50 : 200);
-  const latency = await benchLatency(quick ? 100 : 1000, quick ? 20 : 100);
+  const latency = await latencyBench();
   const scan = await benchScan(quick ? 1000 : 10_000, quick ? 1 : 3);
   const sentLookup = await benchSentLookup(quick ? 5 : 20);
   const list = await benchList(200, quick ? 20 : 200);
@@ -178,13 +199,8 @@ async function main(): Promise<void> {
     scan: scan.oursMs / scan.floorMs,
     startupAdded: startup.addedMs / startup.withoutMs,
     bigInbox: bigInbox.oursUsPerEnvelope / bigInbox.floorUsPerEnvelope,
-    // The delivery goal restated (issue 9): against a bare claim, the floor of any claim by rename.
-    deliveryClaimP50: latency.oursP50Us / latency.claimFloorP50Us,
-    deliveryClaimP99: latency.oursP99Us / latency.claimFloorP99Us,
+    ...latencyRatios(latency),
     resolve: list.oursUs / list.floorUs,
-    // What a crash-safe claim cannot skip, against the bare claim; and ours against that.
-    journaledClaimP50: latency.journaledFloorP50Us / latency.claimFloorP50Us,
-    deliveryJournaledP50: latency.oursP50Us / latency.journaledFloorP50Us,
     ...busRatios(bus),
     // A wake session's raised turn against the mail half's delivery, interleaved message by message.
     busWakeP50: wake.wakeP50Us / wake.deliveryP50Us,

@@ -25,10 +25,21 @@ export interface StoreContext {
   rootLink: { path: string; target: string } | undefined;
   /** fsync new/ after publishing durable mail. */
   syncDirs: boolean;
-  /** Claim journals kept open by address (fd), until the session releases its box. */
-  journals: Map<string, number>;
+  /** Claim journals kept open by address, until the session releases its box. */
+  journals: Map<string, KeptJournal>;
   /** Addresses whose cur/ was found a real folder since their last listing of new/. */
   curChecked: Set<string>;
+}
+
+/** A claim journal kept open for writes in place: the file it was when opened, and its page. */
+export interface KeptJournal {
+  fd: number;
+  dev: number;
+  ino: number;
+  /** What the file holds: the last names written, padded with spaces to one page. */
+  page: Uint8Array;
+  /** Bytes of the page before its padding. */
+  used: number;
 }
 
 /** Addresses are branded, but a string cast to one would reach the filesystem: check again. */

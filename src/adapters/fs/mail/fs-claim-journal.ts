@@ -2,13 +2,20 @@
 import { err, ok, type Result } from "neverthrow";
 import type { Address } from "../../../domain/mail/address.js";
 import { journalBytesMax, journalNamesMax } from "../../../domain/mail/limits.js";
-import { encodeUtf8 } from "../../../domain/shared/text/utf8.js";
+import { encodeUtf8, encodeUtf8Into } from "../../../domain/shared/text/utf8.js";
 import type { ClaimJournal } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith, notAFolder } from "../shared/fs-errors.js";
 import { assertEntryName, checkFolder, isEntryName, readEntry, writeAll, writeAtomic } from "../shared/fs-files.js";
-import type { FsLike } from "../shared/fs-like.js";
-import { addressFolder, checkBox, ensureBox, runningFolderName, type StoreContext } from "./fs-boxes.js";
+import type { FsLike, FsStats } from "../shared/fs-like.js";
+import {
+  addressFolder,
+  checkBox,
+  ensureBox,
+  type KeptJournal,
+  runningFolderName,
+  type StoreContext,
+} from "./fs-boxes.js";
 
 const journalName = "claiming.json";
 /** One page. A journal that fits is padded to exactly this size, and a write of one page at offset 0
@@ -29,20 +36,23 @@ export function writeClaimJournal(
   if (address === runningFolderName)
     return names.length === 0 ? ok(undefined) : err(notAFolder(addressFolder(ctx, address)));
   const path = `${addressFolder(ctx, address)}/${journalName}`;
-  const bytes = encodeUtf8(JSON.stringify(names));
+  const text = JSON.stringify(names);
+  // Each character is a byte at least: a longer text cannot fit one page.
+  const mayFit = text.length <= journalBlockBytes;
   const kept = ctx.journals.get(address);
   if (kept !== undefined) {
-    // The file kept open since the last write: one fstat, one lstat and one write, no open, no close.
-    if (bytes.length <= journalBlockBytes && overwrite(ctx.fs, kept, path, bytes).isOk()) return ok(undefined);
+    // The file kept open since the last write: one lstat and one write, no open, no close.
+    const written = mayFit ? overwrite(ctx.fs, kept, path, text) : "refused";
+    if (written !== "refused") return written;
     closeClaimJournal(ctx, address);
   }
-  if (bytes.length <= journalBlockBytes) {
-    const reopened = reopen(ctx, address, path, bytes);
+  if (mayFit) {
+    const reopened = reopen(ctx, address, path, text);
     if (reopened.isOk()) return reopened;
     // An empty journal where there is none needs no file (and no box folder made for it).
     if (names.length === 0 && failedWith(reopened, "ENOENT")) return ok(undefined);
   }
-  return replace(ctx, address, path, bytes);
+  return replace(ctx, address, path, text);
 }
 
 /** Closes the journal file a session kept open (at its shutdown); a later write opens it again. */
@@ -50,44 +60,75 @@ export function closeClaimJournal(ctx: StoreContext, address: Address): void {
   const kept = ctx.journals.get(address);
   if (kept === undefined) return;
   ctx.journals.delete(address);
-  attempt("close", journalName, () => ctx.fs.closeSync(kept));
+  attempt("close", journalName, () => ctx.fs.closeSync(kept.fd));
 }
 
 /** The journal is rewritten before every claim, so it is written in place through a file kept
  * open: on ext4 a create after a delete (what a temp file renamed over the old journal costs) takes
- * about a millisecond, and even an open and a close are most of the rest. */
-function reopen(ctx: StoreContext, address: Address, path: string, bytes: Uint8Array): Result<void, StoreError> {
+ * about a millisecond, and even an open and a close are most of the rest. The open file must be a
+ * file of its own (a link could reach outside the mail root) of exactly one padded page (a longer
+ * one would keep its tail); a write in place is refused otherwise, and the caller replaces it. */
+function reopen(ctx: StoreContext, address: Address, path: string, text: string): Result<void, StoreError> {
   const { O_WRONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
   const opened = attempt("open", path, () => ctx.fs.openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
-  const written = overwrite(ctx.fs, fd, path, bytes);
-  if (written.isOk()) ctx.journals.set(address, fd);
-  else attempt("close", path, () => ctx.fs.closeSync(fd));
+  const seen = attempt("fstat", path, () => ctx.fs.fstatSync(fd));
+  const kept = seen.isOk() && isPaddedPage(seen.value) ? keptJournal(fd, seen.value) : undefined;
+  const written = kept === undefined ? notOurs(path) : overwrite(ctx.fs, kept, path, text);
+  if (written === "refused" || written.isErr()) {
+    attempt("close", path, () => ctx.fs.closeSync(fd));
+    return written === "refused" ? notOurs(path) : written;
+  }
+  ctx.journals.set(address, kept!);
   return written;
 }
 
-/** One page written over one page. Refused, so that the caller replaces the journal instead, when
- * the open file is not a file of its own (a link could reach outside the mail root), is not exactly
- * one padded page (a longer one would keep its tail), or is no longer the file at `path` (the
- * journal was replaced, or the address folder was moved or restored since it was opened). */
-function overwrite(fs: FsLike, fd: number, path: string, bytes: Uint8Array): Result<void, StoreError> {
-  const notOurs = (why: string) =>
-    err<void, StoreError>({ kind: "io", op: "open", path, code: "EINVAL", message: why });
-  const opened = attempt("fstat", path, () => fs.fstatSync(fd));
-  if (opened.isErr()) return err(opened.error);
-  const stats = opened.value;
-  if (!stats.isFile() || stats.nlink !== 1) return notOurs("not a file of its own");
-  if (stats.size !== journalBlockBytes) return notOurs("not a padded journal");
-  const here = attempt("lstat", path, () => fs.lstatSync(path));
-  if (here.isErr()) return err(here.error);
-  if (here.value.ino !== stats.ino || here.value.dev !== stats.dev) return notOurs("no longer the journal at its path");
-  return writeAll(fs, fd, path, padded(bytes), 0);
+function isPaddedPage(stats: FsStats): boolean {
+  return stats.isFile() && stats.nlink === 1 && stats.size === journalBlockBytes;
 }
 
+function keptJournal(fd: number, stats: FsStats): KeptJournal {
+  // Unknown until the first write: all of it is padding to fill.
+  return {
+    fd,
+    dev: stats.dev,
+    ino: stats.ino,
+    page: new Uint8Array(journalBlockBytes).fill(0x20),
+    used: journalBlockBytes,
+  };
+}
+
+function notOurs(path: string): Result<void, StoreError> {
+  return err({ kind: "io", op: "open", path, code: "EINVAL", message: "not a padded journal of its own" });
+}
+
+/** One page written over one page, through the file kept open. Refused when the names do not fit
+ * the page, or when `path` no longer names that file, a padded page with no other link (the journal
+ * was replaced, linked, or its address folder moved or restored since it was opened). One lstat
+ * tells all of it: the file at the path is the open one exactly when device and inode match. */
+function overwrite(fs: FsLike, kept: KeptJournal, path: string, text: string): Result<void, StoreError> | "refused" {
+  const here = attempt("lstat", path, () => fs.lstatSync(path));
+  if (here.isErr()) return failedWith(here, "ENOENT") ? "refused" : err(here.error);
+  const stats = here.value;
+  if (stats.ino !== kept.ino || stats.dev !== kept.dev || !isPaddedPage(stats)) return "refused";
+  const used = encodeUtf8Into(text, kept.page);
+  if (used === undefined) {
+    // The page holds part of the text now: the caller closes this journal and replaces it.
+    kept.used = journalBlockBytes;
+    return "refused";
+  }
+  if (used < kept.used) kept.page.fill(0x20, used, kept.used);
+  kept.used = used;
+  const written = writeAll(fs, kept.fd, path, kept.page, 0);
+  // A write that failed may have left part of the page: what the file holds is unknown.
+  if (written.isErr()) kept.used = journalBlockBytes;
+  return written;
+}
+
+/** JSON allows trailing whitespace: every reader parses the padded text as the names alone. */
 function padded(bytes: Uint8Array): Uint8Array {
   if (bytes.length >= journalBlockBytes) return bytes;
-  // JSON allows trailing whitespace: every reader parses the padded text as the names alone.
   const page = new Uint8Array(journalBlockBytes).fill(0x20);
   page.set(bytes);
   return page;
@@ -96,8 +137,9 @@ function padded(bytes: Uint8Array): Uint8Array {
 /** Temp file and rename: the old journal stays whole until the new one replaces it, and stays on
  * any error (a full disk fails the write of the temp file, never the journal). A folder where the
  * journal belongs (left by a hostile process) is moved aside, so claims do not stop for good. */
-function replace(ctx: StoreContext, address: Address, path: string, bytes: Uint8Array): Result<void, StoreError> {
+function replace(ctx: StoreContext, address: Address, path: string, text: string): Result<void, StoreError> {
   const folder = addressFolder(ctx, address);
+  const bytes = encodeUtf8(text);
   const write = () =>
     writeAtomic(ctx.fs, {
       tmpPath: `${folder}/tmp/${journalTmpName}`,
@@ -120,7 +162,7 @@ function replace(ctx: StoreContext, address: Address, path: string, bytes: Uint8
   }
   if (written.isErr()) return err(written.error);
   // A journal of one page is kept open for the next write in place.
-  if (bytes.length <= journalBlockBytes) reopen(ctx, address, path, bytes);
+  if (bytes.length <= journalBlockBytes) reopen(ctx, address, path, text);
   return ok(undefined);
 }
 

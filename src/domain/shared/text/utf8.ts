@@ -48,3 +48,9 @@ export function decodeUtf8(bytes: Uint8Array): string {
 export function encodeUtf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
+
+/** Writes `text` as UTF-8 at the start of `into`: the bytes written, or undefined when it does not fit. */
+export function encodeUtf8Into(text: string, into: Uint8Array): number | undefined {
+  const { read, written } = encoder.encodeInto(text, into);
+  return read === text.length ? written : undefined;
+}

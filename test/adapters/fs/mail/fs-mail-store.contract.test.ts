@@ -298,6 +298,19 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       expect(store.readClaimJournal(bob)._unsafeUnwrap().names).toEqual(["a.json"]);
     });
 
+    it("keeps the journal whole across the page bound: long, then short, then past a page and back, non-ASCII names too", () => {
+      const journalNames = () => store.readClaimJournal(bob)._unsafeUnwrap();
+      const many = (n: number, tag: string) =>
+        Array.from({ length: n }, (_, i) => `000000000000${String(i).padStart(3, "0")}-${tag}.json`);
+      // 150 names of about 30 bytes are past one page; 2 of them are far under it.
+      const lists = [many(2, "é"), many(150, "ü"), many(2, "a"), many(60, "ö"), ["x.json"], [], many(150, "b")];
+      for (const names of lists) {
+        expect(store.writeClaimJournal(bob, names).isOk()).toBe(true);
+        expect(journalNames()).toEqual({ names, damaged: undefined });
+      }
+      expect(b.raw.list(box(bob, "tmp"))).toEqual([]);
+    });
+
     it("writes the journal that is there now: one removed, replaced or hard-linked since the last write is never written through", () => {
       const journal = `${box(bob)}/claiming.json`;
       const journalNames = () => store.readClaimJournal(bob)._unsafeUnwrap().names;
