@@ -3,7 +3,7 @@
 import { decodeEnvelope } from "../../src/domain/mail/envelope.js";
 import { askWaitMs } from "../../src/domain/mail/limits.js";
 import { checkAllReached, checkNothingLost } from "./delivery-invariants.js";
-import { hopLimit, inboxFiles, mailRoot, type World } from "./world.js";
+import { hopLimit, inboxFiles, mailRoot, pollMs, type World } from "./world.js";
 
 /** Answers per request or ask id, from every reply ever published. */
 function answers(world: World): Map<string, { count: number; statuses: string[] }> {
@@ -58,14 +58,23 @@ function checkNothingOutsideRoot(world: World): void {
 
 /** A session that runs keeps its running record: nobody else deletes it, whichever pid namespace
  * either side runs in, and however long ago it was written. A process that has not published one
- * yet (it started on a full disk, or it is a twin's guest) has none to keep. */
+ * yet (it started on a full disk, or it is a twin's guest) has none to keep. One way to lose it
+ * remains, a pruner that dies between moving a stale record aside and putting back the one that
+ * replaced it meanwhile: the session writes it again at its next poll, so a record may be missing
+ * for less than one poll interval (longer only while the disk is full). */
 function checkRecordsOfRunningSessions(world: World): void {
   for (const session of world.sessions) {
     const instance = session.instance;
     if (instance === undefined || instance.crash.crashed || !instance.agent.alive) continue;
     if (!world.recordWriters.has(instance)) continue;
-    if (!world.vol.existsSync(`${mailRoot}/running/${session.address}.json`)) {
-      world.violations.push(`${session.label} runs, but its running record is gone`);
+    if (world.vol.existsSync(`${mailRoot}/running/${session.address}.json`)) {
+      world.recordMissingSince.delete(instance);
+      continue;
+    }
+    const since = world.recordMissingSince.get(instance) ?? world.monoMs;
+    world.recordMissingSince.set(instance, world.diskFullSteps > 0 ? world.monoMs : since);
+    if (world.monoMs - since >= pollMs) {
+      world.violations.push(`${session.label} runs, but its running record is gone (for ${world.monoMs - since} ms)`);
     }
   }
 }

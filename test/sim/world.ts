@@ -89,6 +89,8 @@ export interface World {
   /** Processes that published their session's running record (a guest twin, or a start on a full
    * disk, has not). */
   recordWriters: WeakSet<Instance>;
+  /** When a running session's record was first seen missing (see the invariant). */
+  recordMissingSince: Map<Instance, number>;
   /** Steps left while the volume is full. */
   diskFullSteps: number;
   /** Mail ids whose recipient process died or shut down while it owed their answer. */
@@ -190,6 +192,7 @@ export function createWorld(seed: number, sessionCount: number, machine = freshM
     verified: new Set(),
     claimers: new Map(),
     recordWriters: new WeakSet(),
+    recordMissingSince: new Map(),
     diskFullSteps: 0,
     exempt: new Set(),
     violations: [],

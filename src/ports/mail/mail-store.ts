@@ -123,6 +123,8 @@ export interface MailStore {
   /** Writes `running/<address>.json` atomically (temp file + rename). */
   writeRunning(address: Address, text: string): Result<void, StoreError>;
   readRunning(address: Address): Result<string | undefined, StoreError>;
+  /** Whether `running/<address>.json` is there: one lstat, and any answer but "not there" is yes. */
+  hasRunning(address: Address): boolean;
   listRunning(): Result<RunningEntry[], StoreError>;
   /** Removes a running record, but only while it still holds `expectedText` (undefined: always). */
   removeRunning(address: Address, expectedText: string | undefined): Result<void, StoreError>;

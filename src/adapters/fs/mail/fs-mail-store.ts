@@ -35,7 +35,7 @@ import { closeClaimJournal, readClaimJournal, writeClaimJournal } from "./fs-cla
 import { claimOwner, readOwner, releaseOwner, replaceOwner } from "./fs-owner.js";
 import { listBoxes, removeBox, settleTombstone } from "./fs-prune.js";
 import { checkRoot, openRoot } from "./fs-root.js";
-import { listRunning, readRunning, removeRunning, writeRunning } from "./fs-running-records.js";
+import { hasRunning, listRunning, readRunning, removeRunning, writeRunning } from "./fs-running-records.js";
 import { findSentCopies } from "./fs-sent-lookup.js";
 
 export interface FsMailStoreOptions {
@@ -105,6 +105,7 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
     sweepTmp: (address, nowMs, olderThanMs) => sweepTmp(ctx, address, nowMs, olderThanMs),
     writeRunning: (address, text) => writeRunning(ctx, address, text),
     readRunning: (address) => readRunning(ctx, address),
+    hasRunning: (address) => hasRunning(ctx, address),
     listRunning: () => listRunning(ctx),
     removeRunning: (address, expectedText) => removeRunning(ctx, address, expectedText),
     listBoxes: () => listBoxes(ctx),

@@ -49,6 +49,14 @@ export function readRunning(ctx: StoreContext, address: Address): Result<string 
   );
 }
 
+export function hasRunning(ctx: StoreContext, address: Address): boolean {
+  const path = recordPath(ctx, address);
+  return !failedWith(
+    attempt("lstat", path, () => ctx.fs.lstatSync(path)),
+    "ENOENT",
+  );
+}
+
 /** Every readable record, by file name; at most runningRecordsMax. Dot-files (temp files) and names
  * that are not `<address>.json` are skipped; so are records that read as absent (see readRunning). */
 export function listRunning(ctx: StoreContext): Result<RunningEntry[], StoreError> {

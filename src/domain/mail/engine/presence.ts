@@ -42,8 +42,8 @@ export function createPresence(ctx: EngineContext): Presence {
     refresh() {
       const last = s.lastRecordWriteMs;
       const now = ctx.clock.now();
-      if (last !== undefined && now >= last && now - last < recordRefreshIntervalMs) return;
-      writeOwnRecord(ctx, s);
+      const due = last === undefined || now < last || now - last >= recordRefreshIntervalMs;
+      if (due || recordLost(ctx, s)) writeOwnRecord(ctx, s);
     },
     remove() {
       const address = ctx.lifecycle.address();
@@ -109,6 +109,15 @@ function writeOwnRecord(ctx: EngineContext, s: PresenceState): void {
     return;
   }
   s.lastRecordText = text;
+}
+
+/** A record this session wrote is no longer there: a reaper that died between moving a stale
+ * record aside and putting back the one that replaced it (this session restarting meanwhile), or
+ * someone's rm. Checked at every poll (one lstat), so the session is back in listings within one
+ * poll, not at its next refresh. */
+function recordLost(ctx: EngineContext, s: PresenceState): boolean {
+  const address = ctx.lifecycle.address();
+  return address !== undefined && s.lastRecordText !== undefined && !ctx.store.hasRunning(address);
 }
 
 /** Reads one record and judges it; a record whose process is gone is deleted by its reader, one

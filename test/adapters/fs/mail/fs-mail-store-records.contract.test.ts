@@ -62,6 +62,16 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       ]);
     });
 
+    it("says whether a record is there by one lstat: none, a record, anything else at its path", () => {
+      expect(store.hasRunning(alice)).toBe(false);
+      store.writeRunning(alice, "A");
+      expect(store.hasRunning(alice)).toBe(true);
+      b.raw.rename(record(alice), `${b.root}/running/.${alice}.json.reaping`);
+      expect(store.hasRunning(alice)).toBe(false);
+      b.raw.symlink(`${b.outside}/nowhere`, record(alice));
+      expect(store.hasRunning(alice)).toBe(true);
+    });
+
     it("lists nothing, without error, before any record was written", () => {
       expect(store.listRunning()._unsafeUnwrap()).toEqual([]);
     });

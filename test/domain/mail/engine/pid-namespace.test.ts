@@ -25,6 +25,24 @@ describe("the periodic rewrite of a session's own record", () => {
     expect(h.record("alice")?.updated).toBe(isoFromMs(h.clock.now()));
   });
 
+  it("writes it again at the next poll when it is gone (a reaper died holding it aside), not at the next refresh", () => {
+    const h = createHarness();
+    h.launch("alice");
+    const bob = h.launch("bob");
+    h.advance(pollMs);
+    const path = `${mailRoot}/running/${addressOf.alice}.json`;
+    // What a pruner that died mid-reap leaves: the record under a name listings skip.
+    h.vol.renameSync(path, `${mailRoot}/running/.${addressOf.alice}.json.reaping`);
+    expect(bob.engine.list().map((s) => s.address)).not.toContain(addressOf.alice);
+    h.advance(pollMs);
+    expect(h.record("alice")).toMatchObject({ address: addressOf.alice, state: "idle" });
+    expect(bob.engine.list().map((s) => s.address)).toContain(addressOf.alice);
+    // Present, it is rewritten only when due: one lstat per poll, no write.
+    const updated = h.record("alice")?.updated;
+    h.advance(pollMs);
+    expect(h.record("alice")?.updated).toBe(updated);
+  });
+
   it("rewrites at the next poll when the clock went back, so a jump never leaves it stale", () => {
     const h = createHarness();
     h.launch("alice");
