@@ -17,7 +17,8 @@ interface PruneInput {
 }
 
 interface PrunePlan {
-  removeRecords: { id: string; joinToken: string }[];
+  /** Each with the heartbeat it was judged by: a record that beat since is not removed. */
+  removeRecords: { id: string; joinToken: string; heartbeatMs: number }[];
   reapClaims: ClaimName[];
   /** Every inbox loses mail older than `messagesBeforeMs`; `dropEmpty` when no record names it. */
   pruneInboxes: { id: string; dropEmpty: boolean }[];
@@ -42,7 +43,7 @@ export function planPrune(input: PruneInput): PrunePlan {
       .map((s) => (s.record.id === input.selfId ? { ...s, state: "active" as const } : s)),
   );
   return {
-    removeRecords: expired.map((s) => ({ id: s.record.id, joinToken: s.record.joinToken })),
+    removeRecords: expired.map((s) => ({ id: s.record.id, joinToken: s.record.joinToken, heartbeatMs: s.heartbeatMs })),
     reapClaims: input.claims.filter((claim) => liveHolder(claim, owners) === undefined).slice(0, reapPerCallMax),
     pruneInboxes: input.inboxes.map((id) => ({ id, dropEmpty: !kept.has(id) })),
     messagesBeforeMs: input.nowMs - messageTtlMs,

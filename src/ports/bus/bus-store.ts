@@ -62,8 +62,9 @@ export interface BusStore {
   writeRecord(record: SessionRecord): Result<void, StoreError>;
   readRecord(id: string): Result<StoredRecord | undefined, StoreError>;
   listRecords(): Result<RecordListing, StoreError>;
-  /** Removes `id`'s record only while it still carries `joinToken` (a newer join keeps its own). */
-  removeRecord(id: string, joinToken: string): Result<void, StoreError>;
+  /** Removes `id`'s record only while it still carries `joinToken` (a newer join keeps its own)
+   * and, given `heartbeatMs`, only while its heartbeat is still that one (a beat since keeps it). */
+  removeRecord(id: string, joinToken: string, heartbeatMs?: number): Result<void, StoreError>;
 
   /** Publishes one message into its recipient's inbox; returns the file's name. */
   deliver(message: BusMessage, sentAtMs: number): Result<string, StoreError>;

@@ -7,7 +7,7 @@ const nowMs = 5_000_000_000;
 const claim = (key: string, owner: string, joinToken = `token-${owner}`) => ({ key, owner, joinToken });
 
 describe("planPrune", () => {
-  it("removes expired records by their token, and keeps active and gone ones", () => {
+  it("removes expired records by their token and the heartbeat they were judged by, and keeps active and gone ones", () => {
     const plan = planPrune({
       sessions: [judged("a", "active"), judged("g", "gone"), judged("x", "expired")],
       claims: [],
@@ -15,7 +15,7 @@ describe("planPrune", () => {
       selfId: undefined,
       nowMs,
     });
-    expect(plan.removeRecords).toEqual([{ id: "x", joinToken: "token-x" }]);
+    expect(plan.removeRecords).toEqual([{ id: "x", joinToken: "token-x", heartbeatMs: 0 }]);
   });
 
   it("never prunes this session's own record", () => {

@@ -120,26 +120,37 @@ export function listRecords(ctx: BusContext): Result<RecordListing, StoreError> 
   return ok(listing);
 }
 
-/** Removes `id`'s record while it carries `joinToken`. The record is read first, so one with another
- * token is never moved. Only when a newer join rewrites it between that read and the rename does the
- * rename take the newer record: it is found in the tombstone, put back by link, and for the few
- * microseconds between the two a reader sees no record for `id` (the one window left). */
-export function removeRecord(ctx: BusContext, id: string, joinToken: string): Result<void, StoreError> {
+/** Removes `id`'s record while it carries `joinToken` and, given `heartbeatMs`, while its heartbeat
+ * is still that one: a prune removes the record it judged expired, never one that beat since. The
+ * record is read first, so one with another token or a newer beat is never moved. Only when the
+ * session rewrites it between that read and the rename does the rename take the newer record: it is
+ * found in the tombstone, put back by link, and for the few microseconds between the two a reader
+ * sees no record for `id` (the one window left). */
+export function removeRecord(
+  ctx: BusContext,
+  id: string,
+  joinToken: string,
+  heartbeatMs?: number,
+): Result<void, StoreError> {
   const path = recordPath(ctx, id);
   const there = folderThere(ctx, folderPath(ctx, "sessions"));
   if (there.isErr() || !there.value) return there.map(() => undefined);
+  const judged = (found: RecordRead | undefined, mtimeMs: number | undefined) =>
+    found?.kind === "record" &&
+    found.record.joinToken === joinToken &&
+    (heartbeatMs === undefined || mtimeMs === heartbeatMs);
   const current = readAt(ctx, path, id);
   if (current.isErr()) return err(current.error);
-  if (current.value?.kind !== "record" || current.value.record.joinToken !== joinToken) return ok(undefined);
+  if (!judged(current.value, current.value?.mtimeMs)) return ok(undefined);
   const ready = ensureOwn(ctx, folderPath(ctx, "tmp"));
   if (ready.isErr()) return err(ready.error);
   const tomb = tmpName(ctx, `removing~${id}`, suffix);
   const moved = attempt("rename", path, () => ctx.fs.renameSync(path, tomb));
   if (failedWith(moved, "ENOENT")) return ok(undefined);
   if (moved.isErr()) return err(moved.error);
-  const seen = readOwnEntry(ctx.fs, tomb, recordBytesMax, ctx.uid);
-  const taken = seen.isOk() ? judgeRecord(seen.value, id) : undefined;
-  const ours = taken?.kind === "record" && taken.record.joinToken === joinToken;
+  // The rename keeps the mtime: the tombstone's is the heartbeat of the record it took.
+  const seen = readAt(ctx, tomb, id);
+  const ours = seen.isOk() && judged(seen.value, seen.value?.mtimeMs);
   // EEXIST on the way back: a newer record is in place already, and the moved one is older still.
   if (!ours) attempt("link", path, () => ctx.fs.linkSync(tomb, path));
   return unlinkIfThere(ctx.fs, tomb).map(() => undefined);

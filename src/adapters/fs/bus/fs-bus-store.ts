@@ -42,7 +42,7 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     writeRecord: (record) => writeRecord(ctx, record),
     readRecord: (id) => readRecord(ctx, id),
     listRecords: () => listRecords(ctx),
-    removeRecord: (id, joinToken) => removeRecord(ctx, id, joinToken),
+    removeRecord: (id, joinToken, heartbeatMs) => removeRecord(ctx, id, joinToken, heartbeatMs),
     deliver: (message, sentAtMs) => deliver(ctx, message, sentAtMs),
     peekInbox: (id, max) => peekInbox(ctx, id, max),
     peekUnseen: (id, max, skip) => peekUnseen(ctx, id, max, skip),

@@ -39,8 +39,8 @@ export function prune(ctx: BusContext, selfId: string | undefined): Result<Prune
   });
   // Each step is retried by the next prune when it fails: none of them is worth failing a read for.
   let recordsRemoved = 0;
-  for (const { id, joinToken } of plan.removeRecords)
-    if (ctx.store.removeRecord(id, joinToken).isOk()) recordsRemoved++;
+  for (const { id, joinToken, heartbeatMs } of plan.removeRecords)
+    if (ctx.store.removeRecord(id, joinToken, heartbeatMs).isOk()) recordsRemoved++;
   const reaped = ctx.store.removeClaims(plan.reapClaims).isOk() ? plan.reapClaims.length : 0;
   let messagesExpired = 0;
   const unread = new Map<string, number>();

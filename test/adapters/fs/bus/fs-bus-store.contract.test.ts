@@ -113,6 +113,37 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       expect(b.raw.list(at("tmp"))).toEqual([]);
     });
 
+    it("removes a record judged by its heartbeat only while that heartbeat holds: a beat since keeps it", () => {
+      store.writeRecord(sessionRecord(alice, { joinToken: tokenA }));
+      const judgedMs = store.readRecord(alice)._unsafeUnwrap()!.heartbeatMs;
+      // The session beats again (same token, a newer mtime) after the prune judged it expired.
+      // Whole seconds: utimes rounds fractions on real file systems.
+      const beatMs = Math.ceil(judgedMs / 1000) * 1000 + 5_000;
+      b.raw.touch(at(`sessions/${alice}.json`), beatMs);
+      expect(store.removeRecord(alice, tokenA, judgedMs).isOk()).toBe(true);
+      expect(store.readRecord(alice)._unsafeUnwrap()?.heartbeatMs).toBe(beatMs);
+      expect(store.removeRecord(alice, tokenA, beatMs).isOk()).toBe(true);
+      expect(b.raw.exists(at(`sessions/${alice}.json`))).toBe(false);
+      expect(b.raw.list(at("tmp"))).toEqual([]);
+    });
+
+    it("puts back a record that beat between the heartbeat check and the removal", () => {
+      store.writeRecord(sessionRecord(alice, { joinToken: tokenA }));
+      const judgedMs = store.readRecord(alice)._unsafeUnwrap()!.heartbeatMs;
+      const beatMs = Math.ceil(judgedMs / 1000) * 1000 + 5_000;
+      const racing = busStore(b, {
+        ...b.fs,
+        renameSync(from: string, to: string) {
+          // The beat lands just before the remover moves the record aside.
+          if (from === at(`sessions/${alice}.json`)) b.raw.touch(from, beatMs);
+          b.fs.renameSync(from, to);
+        },
+      });
+      expect(racing.removeRecord(alice, tokenA, judgedMs).isOk()).toBe(true);
+      expect(store.readRecord(alice)._unsafeUnwrap()?.heartbeatMs).toBe(beatMs);
+      expect(b.raw.list(at("tmp"))).toEqual([]);
+    });
+
     it("puts back a record a newer join wrote between the token check and the removal", () => {
       store.writeRecord(sessionRecord(alice, { joinToken: tokenA }));
       const racing = busStore(b, {
