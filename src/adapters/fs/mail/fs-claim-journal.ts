@@ -43,7 +43,8 @@ export function writeClaimJournal(
   if (kept !== undefined) {
     // The file kept open since the last write: one lstat and one write, no open, no close.
     const written = mayFit ? overwrite(ctx.fs, kept, path, text) : "refused";
-    if (written !== "refused") return written;
+    if (written !== "refused" && written.isOk()) return written;
+    // Refused or failed: the journal is opened anew, or replaced whole.
     closeClaimJournal(ctx, address);
   }
   if (mayFit) {
