@@ -17,7 +17,14 @@ import {
 import type { ClaimOutcome, Delivered, InboxListing, MailStore } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { assertEntryName, listEntries, listMailNames, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
+import {
+  assertEntryName,
+  listEntries,
+  listMailNames,
+  mayBeThere,
+  readOwnEntry,
+  writeAtomic,
+} from "../shared/fs-files.js";
 import type { FsLike } from "../shared/fs-like.js";
 import { readAskLedger, writeAskLedger } from "./fs-ask-ledger.js";
 import {
@@ -84,10 +91,7 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
       assertEntryName(name);
       const path = `${boxFolder(ctx, address, "new")}/${name}`;
       // Any answer but "not there" counts as waiting: the claim that follows sorts it out.
-      return !failedWith(
-        attempt("lstat", path, () => ctx.fs.lstatSync(path)),
-        "ENOENT",
-      );
+      return mayBeThere(ctx.fs, path);
     },
     claim: (address, name) => claim(ctx, address, name),
     readCur: (address, name) => readIn(ctx, address, "cur", name),
@@ -181,11 +185,7 @@ function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimO
   }
   if (moved.isErr()) {
     // Gone only if the entry itself is gone: ENOENT from a vanished cur/ must not hide it.
-    const stillThere = !failedWith(
-      attempt("lstat", from, () => ctx.fs.lstatSync(from)),
-      "ENOENT",
-    );
-    return failedWith(moved, "ENOENT") && !stillThere ? ok({ kind: "gone", name }) : err(moved.error);
+    return failedWith(moved, "ENOENT") && !mayBeThere(ctx.fs, from) ? ok({ kind: "gone", name }) : err(moved.error);
   }
   return readAs(ctx, name, to);
 }

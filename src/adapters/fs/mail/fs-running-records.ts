@@ -5,7 +5,7 @@ import { folderEntriesMax, runningRecordBytesMax, runningRecordsMax } from "../.
 import type { RunningEntry } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { listEntries, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
+import { listEntries, mayBeThere, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
 import { addressFolder, checkOwnFolder, ensureOwnFolder, runningFolderName, type StoreContext } from "./fs-boxes.js";
 
 const recordSuffix = ".json";
@@ -50,11 +50,7 @@ export function readRunning(ctx: StoreContext, address: Address): Result<string 
 }
 
 export function hasRunning(ctx: StoreContext, address: Address): boolean {
-  const path = recordPath(ctx, address);
-  return !failedWith(
-    attempt("lstat", path, () => ctx.fs.lstatSync(path)),
-    "ENOENT",
-  );
+  return mayBeThere(ctx.fs, recordPath(ctx, address));
 }
 
 /** Every readable record, by file name; at most runningRecordsMax. Dot-files (temp files) and names

@@ -29,6 +29,15 @@ function realFolder(path: string, stats: FsStats): Result<FsStats, StoreError> {
   return stats.isDirectory() && !stats.isSymbolicLink() ? ok(stats) : err(notAFolder(path));
 }
 
+/** Whether something is at `path`, by one lstat: any answer but "not there" (ENOENT) is yes, so a
+ * caller that acts on "there" lets the next call sort out what it is. */
+export function mayBeThere(fs: FsLike, path: string): boolean {
+  return !failedWith(
+    attempt("lstat", path, () => fs.lstatSync(path)),
+    "ENOENT",
+  );
+}
+
 /** The folder's lstat when it is a real folder (a link to one is refused). */
 export function checkFolder(fs: FsLike, path: string): Result<FsStats, StoreError> {
   return attempt("lstat", path, () => fs.lstatSync(path)).andThen((stats) => realFolder(path, stats));
