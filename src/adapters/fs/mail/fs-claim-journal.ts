@@ -5,7 +5,7 @@ import { journalBytesMax, journalNamesMax } from "../../../domain/mail/limits.js
 import { encodeUtf8, encodeUtf8Into } from "../../../domain/shared/text/utf8.js";
 import type { ClaimJournal } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import { attempt, failedWith, notAFolder } from "../shared/fs-errors.js";
+import { attempt, failedWith, ioError, notAFolder } from "../shared/fs-errors.js";
 import { assertEntryName, checkFolder, isEntryName, readEntry, writeAll, writeAtomic } from "../shared/fs-files.js";
 import type { FsLike, FsStats } from "../shared/fs-like.js";
 import {
@@ -109,9 +109,13 @@ function notOurs(path: string): Result<void, StoreError> {
  * was replaced, linked, or its address folder moved or restored since it was opened). One lstat
  * tells all of it: the file at the path is the open one exactly when device and inode match. */
 function overwrite(fs: FsLike, kept: KeptJournal, path: string, text: string): Result<void, StoreError> | "refused" {
-  const here = attempt("lstat", path, () => fs.lstatSync(path));
-  if (here.isErr()) return failedWith(here, "ENOENT") ? "refused" : err(here.error);
-  const stats = here.value;
+  let stats: FsStats;
+  try {
+    stats = fs.lstatSync(path);
+  } catch (thrown) {
+    const error = ioError("lstat", path, thrown);
+    return error.kind === "io" && error.code === "ENOENT" ? "refused" : err(error);
+  }
   if (stats.ino !== kept.ino || stats.dev !== kept.dev || !isPaddedPage(stats)) return "refused";
   const used = encodeUtf8Into(text, kept.page);
   if (used === undefined) {

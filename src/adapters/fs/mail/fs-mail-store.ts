@@ -165,8 +165,9 @@ function listNew(ctx: StoreContext, address: Address): Result<InboxListing, Stor
 /** Rename first, read after: whoever wins the rename owns the mail, and a link is moved as a link. */
 function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimOutcome, StoreError> {
   assertEntryName(name);
-  const from = `${boxFolder(ctx, address, "new")}/${name}`;
-  const to = `${boxFolder(ctx, address, "cur")}/${name}`;
+  const folder = addressFolder(ctx, address);
+  const from = `${folder}/new/${name}`;
+  const to = `${folder}/cur/${name}`;
   // new/ was checked by the listing that named this entry; cur/ was not, and a rename through a
   // cur/ swapped for a link would move the mail out of the mail root: one lstat before the first
   // rename after each listing. A missing cur/ is made only when the rename fails (a claim sits on
@@ -176,13 +177,26 @@ function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimO
     if (cur.isErr() && !failedWith(cur, "ENOENT")) return err(cur.error);
     if (cur.isOk()) ctx.curChecked.add(address);
   }
-  let moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
-  if (moved.isErr()) {
-    ctx.curChecked.delete(address);
-    const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureOwnFolder(ctx, boxFolder(ctx, address, "cur")));
-    if (ready.isErr()) return err(ready.error);
-    moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
+  try {
+    ctx.fs.renameSync(from, to);
+  } catch {
+    return claimAgain(ctx, address, from, to, name);
   }
+  return readAs(ctx, name, to);
+}
+
+/** The rename failed: new/ is checked and cur/ made if it is missing, and the rename tried once more. */
+function claimAgain(
+  ctx: StoreContext,
+  address: Address,
+  from: string,
+  to: string,
+  name: string,
+): Result<ClaimOutcome, StoreError> {
+  ctx.curChecked.delete(address);
+  const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureOwnFolder(ctx, boxFolder(ctx, address, "cur")));
+  if (ready.isErr()) return err(ready.error);
+  const moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
   if (moved.isErr()) {
     // Gone only if the entry itself is gone: ENOENT from a vanished cur/ must not hide it.
     return failedWith(moved, "ENOENT") && !mayBeThere(ctx.fs, from) ? ok({ kind: "gone", name }) : err(moved.error);

@@ -9,7 +9,7 @@ function errnoCode(thrown: unknown): string | undefined {
 }
 
 /** The one errno → StoreError mapping. Anything without an errno code is a bug and is rethrown. */
-function ioError(op: string, path: string, thrown: unknown): StoreError {
+export function ioError(op: string, path: string, thrown: unknown): StoreError {
   const code = errnoCode(thrown);
   if (code === undefined) throw thrown;
   const message = thrown instanceof Error ? thrown.message : code;

@@ -237,6 +237,23 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       expect(store.claim(bob, "b.json")._unsafeUnwrap()).toMatchObject({ kind: "set-aside", reason: "too-big" });
     });
 
+    it("reads each entry whole and alone, whatever was read before: long then short, past the shared read buffer and back", () => {
+      // One buffer serves every read of a small entry: no read may see another's bytes.
+      const texts = [
+        "y".repeat(300),
+        "é",
+        "z".repeat(200 * 1024),
+        "",
+        "w".repeat(70),
+        "v".repeat(64 * 1024 - 1),
+        "u".repeat(64 * 1024),
+        "t",
+      ];
+      texts.forEach((text, i) => b.raw.write(newPath(`00000000000000${i}-r.json`), text));
+      const read = texts.map((_, i) => store.claim(bob, `00000000000000${i}-r.json`)._unsafeUnwrap());
+      expect(read.map((outcome) => outcome.kind === "claimed" && outcome.text)).toEqual(texts);
+    });
+
     it("fails as a value when a folder in cur/ holds the name, leaving the mail in new/", () => {
       b.raw.write(newPath("a.json"), "{}");
       b.raw.mkdir(`${curPath("a.json")}/inside`);
