@@ -249,7 +249,7 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
         "u".repeat(64 * 1024),
         "t",
       ];
-      texts.forEach((text, i) => b.raw.write(newPath(`00000000000000${i}-r.json`), text));
+      for (const [i, text] of texts.entries()) b.raw.write(newPath(`00000000000000${i}-r.json`), text);
       const read = texts.map((_, i) => store.claim(bob, `00000000000000${i}-r.json`)._unsafeUnwrap());
       expect(read.map((outcome) => outcome.kind === "claimed" && outcome.text)).toEqual(texts);
     });
