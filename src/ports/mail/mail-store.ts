@@ -17,6 +17,13 @@ export type ClaimOutcome =
   /** Renamed new/ → cur/, but the read failed (EMFILE, EIO, ENOMEM): it is ours, to read again from cur/. */
   | { kind: "unread"; name: string; path: string; error: StoreError };
 
+/** Why a hinted claim stopped: its journal could not be written (nothing was claimed), or the claim
+ * failed after the journal was written. */
+export interface HintedClaimError {
+  step: "journal" | "claim";
+  error: StoreError;
+}
+
 /** Mail in place in a box. */
 export interface Delivered {
   path: string;
@@ -89,8 +96,14 @@ export interface MailStore {
   findSentCopies(address: Address, ids: readonly string[]): Result<ReadonlyMap<string, SentCopy>, StoreError>;
   /** Lists new/, bounded. */
   listNew(address: Address): Result<InboxListing, StoreError>;
-  /** Whether `name` is still in new/: one lstat, for a watcher hint that may be stale. */
-  isWaiting(address: Address, name: string): boolean;
+  /** What a watcher hint naming `name` asks for, in one call on the delivery path: when `name` is
+   * still in new/ (one lstat: a stale hint writes nothing, and gives undefined), the claim journal
+   * naming `journal` (which names `name`) is written, then `name` is claimed as `claim` does. */
+  claimHinted(
+    address: Address,
+    name: string,
+    journal: readonly string[],
+  ): Result<ClaimOutcome | undefined, HintedClaimError>;
   /** Claims one entry of new/ by renaming it into cur/, then reads it without following links. */
   claim(address: Address, name: string): Result<ClaimOutcome, StoreError>;
   /** Reads an entry already in cur/ (recovery after a crash between claim and delivery). */

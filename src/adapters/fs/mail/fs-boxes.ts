@@ -34,6 +34,8 @@ export interface StoreContext {
 /** A claim journal kept open for writes in place: the file it was when opened, and its page. */
 export interface KeptJournal {
   fd: number;
+  /** Where it was opened. */
+  path: string;
   dev: number;
   ino: number;
   /** What the file holds: the last names written, padded with spaces to one page. */

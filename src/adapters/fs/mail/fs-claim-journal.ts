@@ -32,21 +32,22 @@ export function writeClaimJournal(
 ): Result<void, StoreError> {
   for (const name of names) assertEntryName(name);
   if (names.length > journalNamesMax) throw new Error(`a claim journal of ${names.length} names is over its bound`);
-  // running/ holds the records: a journal there would make it look like a mailbox.
-  if (address === runningFolderName)
-    return names.length === 0 ? ok(undefined) : err(notAFolder(addressFolder(ctx, address)));
-  const path = `${addressFolder(ctx, address)}/${journalName}`;
   const text = JSON.stringify(names);
   // Each character is a byte at least: a longer text cannot fit one page.
   const mayFit = text.length <= journalBlockBytes;
   const kept = ctx.journals.get(address);
   if (kept !== undefined) {
-    // The file kept open since the last write: one lstat and one write, no open, no close.
-    const written = mayFit ? overwrite(ctx.fs, kept, path, text) : "refused";
+    // The file kept open since the last write (its address checked when it was opened): one lstat
+    // and one write, no open, no close. This write precedes every claim.
+    const written = mayFit ? overwrite(ctx.fs, kept, text) : "refused";
     if (written !== "refused" && written.isOk()) return written;
     // Refused or failed: the journal is opened anew, or replaced whole.
     closeClaimJournal(ctx, address);
   }
+  // running/ holds the records: a journal there would make it look like a mailbox.
+  if (address === runningFolderName)
+    return names.length === 0 ? ok(undefined) : err(notAFolder(addressFolder(ctx, address)));
+  const path = `${addressFolder(ctx, address)}/${journalName}`;
   if (mayFit) {
     const reopened = reopen(ctx, address, path, text);
     if (reopened.isOk()) return reopened;
@@ -75,8 +76,8 @@ function reopen(ctx: StoreContext, address: Address, path: string, text: string)
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
   const seen = attempt("fstat", path, () => ctx.fs.fstatSync(fd));
-  const kept = seen.isOk() && isPaddedPage(seen.value) ? keptJournal(fd, seen.value) : undefined;
-  const written = kept === undefined ? notOurs(path) : overwrite(ctx.fs, kept, path, text);
+  const kept = seen.isOk() && isPaddedPage(seen.value) ? keptJournal(fd, path, seen.value) : undefined;
+  const written = kept === undefined ? notOurs(path) : overwrite(ctx.fs, kept, text);
   if (written === "refused" || written.isErr()) {
     attempt("close", path, () => ctx.fs.closeSync(fd));
     return written === "refused" ? notOurs(path) : written;
@@ -89,10 +90,11 @@ function isPaddedPage(stats: FsStats): boolean {
   return stats.isFile() && stats.nlink === 1 && stats.size === journalBlockBytes;
 }
 
-function keptJournal(fd: number, stats: FsStats): KeptJournal {
+function keptJournal(fd: number, path: string, stats: FsStats): KeptJournal {
   // Unknown until the first write: all of it is padding to fill.
   return {
     fd,
+    path,
     dev: stats.dev,
     ino: stats.ino,
     page: new Uint8Array(journalBlockBytes).fill(0x20),
@@ -108,7 +110,8 @@ function notOurs(path: string): Result<void, StoreError> {
  * the page, or when `path` no longer names that file, a padded page with no other link (the journal
  * was replaced, linked, or its address folder moved or restored since it was opened). One lstat
  * tells all of it: the file at the path is the open one exactly when device and inode match. */
-function overwrite(fs: FsLike, kept: KeptJournal, path: string, text: string): Result<void, StoreError> | "refused" {
+function overwrite(fs: FsLike, kept: KeptJournal, text: string): Result<void, StoreError> | "refused" {
+  const path = kept.path;
   let stats: FsStats;
   try {
     stats = fs.lstatSync(path);

@@ -14,7 +14,13 @@ import {
   inboxListingNamesMax,
   tmpSweepMax,
 } from "../../../domain/mail/limits.js";
-import type { ClaimOutcome, Delivered, InboxListing, MailStore } from "../../../ports/mail/mail-store.js";
+import type {
+  ClaimOutcome,
+  Delivered,
+  HintedClaimError,
+  InboxListing,
+  MailStore,
+} from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import {
@@ -87,13 +93,11 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
     keepSent: (envelope, sentAtMs) => publish(ctx, envelope, sentAtMs, "sent", false),
     findSentCopies: (address, ids) => findSentCopies(ctx, address, ids),
     listNew: (address) => listNew(ctx, address),
-    isWaiting: (address, name) => {
+    claimHinted: (address, name, journal) => claimHinted(ctx, address, name, journal),
+    claim: (address, name) => {
       assertEntryName(name);
-      const path = `${boxFolder(ctx, address, "new")}/${name}`;
-      // Any answer but "not there" counts as waiting: the claim that follows sorts it out.
-      return mayBeThere(ctx.fs, path);
+      return claimFrom(ctx, address, addressFolder(ctx, address), name);
     },
-    claim: (address, name) => claim(ctx, address, name),
     readCur: (address, name) => readIn(ctx, address, "cur", name),
     readSent: (address, name) => readIn(ctx, address, "sent", name),
     listBox: (address, box) => listBox(ctx, address, box),
@@ -162,10 +166,32 @@ function listNew(ctx: StoreContext, address: Address): Result<InboxListing, Stor
   );
 }
 
-/** Rename first, read after: whoever wins the rename owns the mail, and a link is moved as a link. */
-function claim(ctx: StoreContext, address: Address, name: string): Result<ClaimOutcome, StoreError> {
+/** The shortest path from a sender's rename to the model, straight through: no layer per step. */
+function claimHinted(
+  ctx: StoreContext,
+  address: Address,
+  name: string,
+  journal: readonly string[],
+): Result<ClaimOutcome | undefined, HintedClaimError> {
   assertEntryName(name);
   const folder = addressFolder(ctx, address);
+  // A late hint for a name handled long ago (or by another process) costs one lstat, never a
+  // journal write. Any answer but "not there" counts as waiting: the claim sorts it out.
+  if (!mayBeThere(ctx.fs, `${folder}/new/${name}`)) return ok(undefined);
+  const journaled = writeClaimJournal(ctx, address, journal);
+  if (journaled.isErr()) return err({ step: "journal", error: journaled.error });
+  const claimed = claimFrom(ctx, address, folder, name);
+  return claimed.isErr() ? err({ step: "claim", error: claimed.error }) : ok(claimed.value);
+}
+
+/** Rename first, read after: whoever wins the rename owns the mail, and a link is moved as a link.
+ * `folder` is the address folder. */
+function claimFrom(
+  ctx: StoreContext,
+  address: Address,
+  folder: string,
+  name: string,
+): Result<ClaimOutcome, StoreError> {
   const from = `${folder}/new/${name}`;
   const to = `${folder}/cur/${name}`;
   // new/ was checked by the listing that named this entry; cur/ was not, and a rename through a

@@ -17,7 +17,13 @@ type ReadOutcome = { kind: "text"; text: string } | { kind: "set-aside"; reason:
 
 /** A single path segment that may be mail: no `/`, no NUL, and no leading dot (dot-files are never mail). */
 export function isEntryName(name: string): boolean {
-  return name.length > 0 && name.length <= entryNameCharsMax && !name.startsWith(".") && !/[/\0]/.test(name);
+  return (
+    name.length > 0 &&
+    name.length <= entryNameCharsMax &&
+    !name.startsWith(".") &&
+    !name.includes("/") &&
+    !name.includes("\0")
+  );
 }
 
 /** Names reach paths only after this check; a bad one here is a caller's bug. */

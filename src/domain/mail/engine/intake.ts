@@ -2,6 +2,8 @@
 // one slice per event-loop turn, so a flood never freezes the host; an explicit scan (message:scan)
 // claims everything before it returns, as its hook promises. Owns the drain's queue and the names
 // it moved out of new/.
+import type { ClaimOutcome } from "../../../ports/mail/mail-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import type { BoundedIdSet } from "../../shared/bounded-id-set.js";
 import { createBoundedIdSet } from "../../shared/bounded-id-set.js";
 import type { Address } from "../address.js";
@@ -92,12 +94,38 @@ function claimHinted(ctx: EngineContext, s: IntakeState, name: string | undefine
   if (s.claimedNames.has(name)) return;
   const address = claimable(ctx, s);
   if (address === undefined || roomToClaim(ctx) === 0) return;
-  // A late hint for a name handled long ago (or by another process) costs one lstat, never a
-  // journal write: during a drain of a big inbox every claim of ours comes back as such a hint.
-  if (!ctx.store.isWaiting(address, name)) return;
-  exclusively(ctx, s, () => claimNames(ctx, s, address, [name]));
+  s.scanning = true;
+  try {
+    claimOne(ctx, s, address, name);
+  } finally {
+    s.scanning = false;
+    ctx.footer.refreshIfStale();
+  }
   // A listener asked for a scan meanwhile.
   if (s.rescan) scanInbox(ctx, s, false);
+}
+
+/** The hinted claim: one store call journals and claims (and, for a late hint of a name handled
+ * long ago or by another process, costs one lstat and writes nothing: during a drain of a big
+ * inbox every claim of ours comes back as such a hint). */
+function claimOne(ctx: EngineContext, s: IntakeState, address: Address, name: string): void {
+  const journal = ctx.journal.claiming([name]);
+  const claimed = ctx.store.claimHinted(address, name, journal);
+  if (claimed.isErr()) {
+    const { step, error } = claimed.error;
+    if (step === "journal") {
+      journalUnwritten(ctx, s, error);
+      return;
+    }
+    ctx.journal.wroteClaiming();
+    claimFailed(ctx, name, error);
+  } else if (claimed.value === undefined) {
+    return;
+  } else {
+    ctx.journal.wroteClaiming();
+    took(ctx, s, name, claimed.value, new Map());
+  }
+  ctx.journal.rewriteIfChanged(journal);
 }
 
 function claimable(ctx: EngineContext, s: IntakeState): Address | undefined {
@@ -185,22 +213,37 @@ function claimNames(ctx: EngineContext, s: IntakeState, address: Address, batch:
   // claimed but never shown (or shown but lost from the host's queue before it was read).
   const journaled = ctx.journal.writeClaiming(batch);
   if (journaled.isErr()) {
-    // Without the journal a crash after the claim would lose the mail: leave it in new/ for a later scan.
-    ctx.notices.once("journal", { kind: "journal-unwritten", error: journaled.error });
-    s.queue = [];
+    journalUnwritten(ctx, s, journaled.error);
     return;
   }
   const senders = new Map<string, Sender>();
   for (const name of batch) {
     if (ctx.lifecycle.closed()) break;
     const claimed = ctx.store.claim(address, name);
-    if (claimed.isErr()) {
-      // Not moved: it is still in new/ (or gone), and a later scan tries again.
-      ctx.notices.once(`claim:${name}`, { kind: "claim-failed", name, error: claimed.error });
-      continue;
-    }
-    if (claimed.value.kind !== "gone" && ctx.watch) s.claimedNames.add(name);
-    ctx.recovery.take(claimed.value, senders, false);
+    if (claimed.isErr()) claimFailed(ctx, name, claimed.error);
+    else took(ctx, s, name, claimed.value, senders);
   }
   ctx.journal.rewriteIfChanged(journaled.value);
+}
+
+/** Without the journal a crash after the claim would lose the mail: it stays in new/ for a later scan. */
+function journalUnwritten(ctx: EngineContext, s: IntakeState, error: StoreError): void {
+  ctx.notices.once("journal", { kind: "journal-unwritten", error });
+  s.queue = [];
+}
+
+/** Not moved: it is still in new/ (or gone), and a later scan tries again. */
+function claimFailed(ctx: EngineContext, name: string, error: StoreError): void {
+  ctx.notices.once(`claim:${name}`, { kind: "claim-failed", name, error });
+}
+
+function took(
+  ctx: EngineContext,
+  s: IntakeState,
+  name: string,
+  outcome: ClaimOutcome,
+  senders: Map<string, Sender>,
+): void {
+  if (outcome.kind !== "gone" && ctx.watch) s.claimedNames.add(name);
+  ctx.recovery.take(outcome, senders, false);
 }

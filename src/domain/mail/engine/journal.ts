@@ -12,6 +12,10 @@ export interface Journal {
   write(): void;
   /** Writes the journal naming `batch` too, before it is claimed; the names written, or why not. */
   writeClaiming(batch: readonly string[]): Result<readonly string[], StoreError>;
+  /** What the journal must name to claim `batch` too: for a store call that writes it itself. */
+  claiming(batch: readonly string[]): readonly string[];
+  /** The store wrote what claiming() gave. */
+  wroteClaiming(): void;
   /** Rewrites the journal when it no longer names what `written` named: most batches end as they
    * began, every name claimed and unread, and then the journal is right already. */
   rewriteIfChanged(written: readonly string[]): void;
@@ -38,6 +42,10 @@ interface JournalState {
 export function createJournal(ctx: EngineContext): Journal {
   const s: JournalState = { unread: new Map(), dirty: false, writeScheduled: false };
   const names = () => [...s.unread.values(), ...ctx.recovery.journaled()];
+  // Most claims come with nothing else unread: the batch alone, no copies. Written, it names every
+  // unread mail: whatever read mail was waiting to be dropped is dropped.
+  const claiming = (batch: readonly string[]) =>
+    s.unread.size === 0 && ctx.recovery.journaledCount() === 0 ? batch : [...names(), ...batch];
   const write = () => {
     const address = ctx.lifecycle.address();
     s.dirty = false;
@@ -47,12 +55,15 @@ export function createJournal(ctx: EngineContext): Journal {
     names,
     write,
     writeClaiming(batch) {
-      const claiming = [...names(), ...batch];
-      const written = ctx.store.writeClaimJournal(ctx.lifecycle.address()!, claiming);
+      const names = claiming(batch);
+      const written = ctx.store.writeClaimJournal(ctx.lifecycle.address()!, names);
       if (written.isErr()) return err(written.error);
-      // It names every unread mail: whatever read mail was waiting to be dropped is dropped.
       s.dirty = false;
-      return ok(claiming);
+      return ok(names);
+    },
+    claiming,
+    wroteClaiming() {
+      s.dirty = false;
     },
     rewriteIfChanged(written) {
       if (!sameNames(written, names())) write();

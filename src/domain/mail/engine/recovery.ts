@@ -21,6 +21,8 @@ export interface Recovery {
   strandedCount(): number;
   /** What the journal must keep for recovery: failed reads, then names not recovered yet. */
   journaled(): string[];
+  /** How many names journaled() gives. */
+  journaledCount(): number;
 }
 
 interface RecoveryState {
@@ -40,6 +42,7 @@ export function createRecovery(ctx: EngineContext): Recovery {
     ready: () => ready(s),
     strandedCount: () => s.stranded.size,
     journaled: () => [...s.stranded.keys(), ...(s.recovering ?? [])],
+    journaledCount: () => s.stranded.size + (s.recovering?.length ?? 0),
   };
 }
 
