@@ -30,7 +30,7 @@ import { createNodeMailbox } from "../src/wiring/node-mailbox.js";
 import { median, nowUs, percentile } from "./stats.js";
 
 /** Like Pi: injected mail enters the conversation (and counts as read) on a later tick. */
-function readingHost(engine: () => MailboxEngine | undefined): AgentHost {
+export function readingHost(engine: () => MailboxEngine | undefined): AgentHost {
   return {
     inject(mail) {
       setImmediate(() => engine()?.messageEntered(mail.details.mailId));
@@ -121,7 +121,7 @@ function rawSend(box: string, name: string, text: string, durable: boolean): voi
   }
 }
 
-function makeBox(root: string, address: string): string {
+export function makeBox(root: string, address: string): string {
   const box = join(root, address);
   for (const sub of ["tmp", "new", "cur", "sent"]) mkdirSync(join(box, sub), { recursive: true, mode: 0o700 });
   return box;
@@ -205,7 +205,7 @@ export interface LatencyFigures {
 }
 
 /** A bare claim on every watcher event, while armed: the raw floor of what a delivery must do. */
-function rawClaimer(box: string): { arm(done: () => void): void; close(): void } {
+export function rawClaimer(box: string): { arm(done: () => void): void; close(): void } {
   let armed: (() => void) | undefined;
   const watcher = watch(join(box, "new"), () => {
     const done = armed;
@@ -227,7 +227,7 @@ function rawClaimer(box: string): { arm(done: () => void): void; close(): void }
 
 /** The floor of a crash-safe claim: the syscalls a delivery cannot skip, in the order it makes them,
  * then `read` of the text (JSON.parse, or the spec's reading rules for the validated floor). */
-function journaledClaimer(
+export function journaledClaimer(
   box: string,
   read: (text: string) => unknown,
 ): { arm(done: () => void): void; close(): void } {
