@@ -2,8 +2,9 @@
 // delivering one message in turn with the bare-claim and validated floors, in a random order per
 // message. What a change did to the delivery latency, under the same machine load: across separate
 // runs this VM's load moves deliveryClaimP50 by 0.1 to 0.4, while inside one run a build against
-// itself measures 0.95 to 1.04, and the median of a few rounds about 0.98. Each build is a bundle of its own, and the floors read with a
-// third copy of the envelope code, so neither build warms the other's code, nor the floors theirs.
+// itself measures 0.95 to 1.04 a round, and the median of a few rounds about 0.98. Each build is a
+// bundle of its own, and the floors read with a third copy of the envelope code, so neither build
+// warms the other's code, nor the floors theirs.
 // Run through bench/ab.sh: npm run bench:ab -- <revision> [messages] [rounds].
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
