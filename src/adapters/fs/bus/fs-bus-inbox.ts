@@ -14,7 +14,8 @@ import { inboxEntriesMax, inboxesListedMax, messageBytesMax } from "../../../dom
 import type { InboxEntry, InboxPeek, Unreadable, UnseenMail } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { failedWith } from "../shared/fs-errors.js";
-import { assertEntryName, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
+import { assertEntryName, writeAtomic } from "../shared/fs-files.js";
+import { readOwnEntry } from "../shared/fs-read.js";
 import {
   type BusContext,
   ensureOwn,

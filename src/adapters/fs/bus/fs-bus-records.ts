@@ -8,7 +8,8 @@ import { decodeSessionRecord, encodeSessionRecord } from "../../../domain/bus/re
 import type { RecordListing, StoredRecord, Unreadable } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { readOwnEntry, writeAtomic } from "../shared/fs-files.js";
+import { writeAtomic } from "../shared/fs-files.js";
+import { readOwnEntry } from "../shared/fs-read.js";
 import {
   type BusContext,
   ensureOwn,

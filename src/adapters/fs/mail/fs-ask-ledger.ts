@@ -5,7 +5,8 @@ import { err, ok, type Result } from "neverthrow";
 import type { Address } from "../../../domain/mail/address.js";
 import { askLedgerBytesMax } from "../../../domain/mail/limits.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import { readOwnEntry, writeAtomic } from "../shared/fs-files.js";
+import { writeAtomic } from "../shared/fs-files.js";
+import { readOwnEntry } from "../shared/fs-read.js";
 import { addressFolder, ensureBox, type StoreContext } from "./fs-boxes.js";
 
 const ledgerName = "asks.json";

@@ -6,8 +6,9 @@ import { encodeUtf8, encodeUtf8Into } from "../../../domain/shared/text/utf8.js"
 import type { ClaimJournal } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith, ioError, notAFolder } from "../shared/fs-errors.js";
-import { assertEntryName, checkFolder, isEntryName, readEntry, writeAll, writeAtomic } from "../shared/fs-files.js";
+import { assertEntryName, checkFolder, isEntryName, writeAll, writeAtomic } from "../shared/fs-files.js";
 import type { FsLike, FsStats } from "../shared/fs-like.js";
+import { readEntry } from "../shared/fs-read.js";
 import {
   addressFolder,
   checkBox,

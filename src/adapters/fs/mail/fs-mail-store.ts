@@ -23,15 +23,9 @@ import type {
 } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import {
-  assertEntryName,
-  listEntries,
-  listMailNames,
-  mayBeThere,
-  readOwnEntry,
-  writeAtomic,
-} from "../shared/fs-files.js";
+import { assertEntryName, listEntries, listMailNames, mayBeThere, writeAtomic } from "../shared/fs-files.js";
 import type { FsLike } from "../shared/fs-like.js";
+import { readOwnEntry } from "../shared/fs-read.js";
 import { readAskLedger, writeAskLedger } from "./fs-ask-ledger.js";
 import {
   addressFolder,

@@ -8,7 +8,8 @@ import { runningRecordBytesMax } from "../../../domain/mail/limits.js";
 import type { OwnerClaim } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { assertEntryName, readEntry, removeQuietly, writeAtomic } from "../shared/fs-files.js";
+import { assertEntryName, removeQuietly, writeAtomic } from "../shared/fs-files.js";
+import { readEntry } from "../shared/fs-read.js";
 import { addressFolder, ensureBox, type StoreContext } from "./fs-boxes.js";
 
 const ownerName = "owner.json";

@@ -5,7 +5,8 @@ import { folderEntriesMax, runningRecordBytesMax, runningRecordsMax } from "../.
 import type { RunningEntry } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { listEntries, mayBeThere, readOwnEntry, writeAtomic } from "../shared/fs-files.js";
+import { listEntries, mayBeThere, writeAtomic } from "../shared/fs-files.js";
+import { readOwnEntry } from "../shared/fs-read.js";
 import { addressFolder, checkOwnFolder, ensureOwnFolder, runningFolderName, type StoreContext } from "./fs-boxes.js";
 
 const recordSuffix = ".json";

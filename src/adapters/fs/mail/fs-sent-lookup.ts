@@ -7,7 +7,8 @@ import { envelopeFileBytesMax, sentCandidatesPerIdMax, sentEntriesReadMax } from
 import type { SentCopy } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { isEntryName, readOwnEntry } from "../shared/fs-files.js";
+import { isEntryName } from "../shared/fs-files.js";
+import { readOwnEntry } from "../shared/fs-read.js";
 import { boxFolder, checkBox, type StoreContext } from "./fs-boxes.js";
 
 /** One streamed listing of sent/ for all `ids`, ended early once each has its copy. Names are read

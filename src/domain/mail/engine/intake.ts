@@ -119,12 +119,14 @@ function claimOne(ctx: EngineContext, s: IntakeState, address: Address, name: st
     }
     ctx.journal.wroteClaiming();
     claimFailed(ctx, name, error);
-  } else if (claimed.value === undefined) {
-    return;
   } else {
+    const outcome = claimed.value;
+    // A stale hint: nothing written.
+    if (outcome === undefined) return;
     ctx.journal.wroteClaiming();
-    took(ctx, s, name, claimed.value, new Map());
+    took(ctx, s, name, outcome, new Map());
   }
+  // A name not claimed (or claimed and not to be read) leaves the journal.
   ctx.journal.rewriteIfChanged(journal);
 }
 

@@ -266,3 +266,59 @@ describe("delivery: mail that is not delivered as is", () => {
     expect(alice.warnings()).toHaveLength(1);
   });
 });
+
+describe("delivery: a hinted claim that fails", () => {
+  const journalOf = (h: ReturnType<typeof createHarness>) =>
+    JSON.parse(String(h.vol.readFileSync(`${mailRoot}/${addressOf.alice}/claiming.json`, "utf8")));
+
+  it("claims nothing when its journal cannot be written: the mail stays in new/ with one warning, and comes once it can", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    // No journal yet, and a folder where its temp file goes: the first journal cannot be written.
+    const journalTmp = `${mailRoot}/${addressOf.alice}/tmp/claiming.json.tmp`;
+    h.vol.mkdirSync(journalTmp);
+    bob.engine.send("alice", "hello");
+    const [name] = h.files("alice", "new");
+    h.watcher.notify(h.newDir("alice"), name);
+
+    expect(alice.warnings()).toEqual([expect.stringMatching(/^Could not write this session's claim journal: /)]);
+    expect(h.files("alice", "new")).toEqual([name]);
+    expect(alice.host.injected).toHaveLength(0);
+    h.vol.rmdirSync(journalTmp);
+    h.advance(pollMs);
+    expect(alice.host.injected.map((i) => i.mail.content.includes("hello"))).toEqual([true]);
+    expect(alice.warnings()).toHaveLength(1);
+  });
+
+  it("warns once when the claim fails after the journal was written, drops the name from the journal, and claims it later", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.send("alice", "hello");
+    const [name] = h.files("alice", "new");
+    // A folder in cur/ under the same name: the rename out of new/ fails (EISDIR).
+    h.vol.mkdirSync(`${mailRoot}/${addressOf.alice}/cur/${name}`);
+    h.watcher.notify(h.newDir("alice"), name);
+
+    expect(alice.warnings()).toHaveLength(1);
+    expect(alice.warnings()[0]).toMatch(/^Could not claim /);
+    expect(alice.warnings()[0]).toContain(name);
+    expect(h.files("alice", "new")).toEqual([name]);
+    expect(journalOf(h)).toEqual([]);
+    h.vol.rmdirSync(`${mailRoot}/${addressOf.alice}/cur/${name}`);
+    h.advance(pollMs);
+    expect(alice.host.injected.map((i) => i.mail.content.includes("hello"))).toEqual([true]);
+  });
+
+  it("writes nothing for a hint whose entry is gone from new/ (one lstat), and warns of nothing", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const journal = `${mailRoot}/${addressOf.alice}/claiming.json`;
+    const before = h.exists(journal) ? String(h.vol.readFileSync(journal, "utf8")) : undefined;
+    h.watcher.notify(h.newDir("alice"), "001700000000000-gone.json");
+
+    expect(alice.host.notices).toEqual([]);
+    expect(h.exists(journal) ? String(h.vol.readFileSync(journal, "utf8")) : undefined).toBe(before);
+  });
+});
