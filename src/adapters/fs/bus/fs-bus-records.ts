@@ -136,13 +136,13 @@ export function removeRecord(
   const path = recordPath(ctx, id);
   const there = folderThere(ctx, folderPath(ctx, "sessions"));
   if (there.isErr() || !there.value) return there.map(() => undefined);
-  const judged = (found: RecordRead | undefined, mtimeMs: number | undefined) =>
+  const judged = (found: (RecordRead & { mtimeMs: number }) | undefined) =>
     found?.kind === "record" &&
     found.record.joinToken === joinToken &&
-    (heartbeatMs === undefined || mtimeMs === heartbeatMs);
+    (heartbeatMs === undefined || found.mtimeMs === heartbeatMs);
   const current = readAt(ctx, path, id);
   if (current.isErr()) return err(current.error);
-  if (!judged(current.value, current.value?.mtimeMs)) return ok(undefined);
+  if (!judged(current.value)) return ok(undefined);
   const ready = ensureOwn(ctx, folderPath(ctx, "tmp"));
   if (ready.isErr()) return err(ready.error);
   const tomb = tmpName(ctx, `removing~${id}`, suffix);
@@ -151,7 +151,7 @@ export function removeRecord(
   if (moved.isErr()) return err(moved.error);
   // The rename keeps the mtime: the tombstone's is the heartbeat of the record it took.
   const seen = readAt(ctx, tomb, id);
-  const ours = seen.isOk() && judged(seen.value, seen.value?.mtimeMs);
+  const ours = seen.isOk() && judged(seen.value);
   // EEXIST on the way back: a newer record is in place already, and the moved one is older still.
   if (!ours) attempt("link", path, () => ctx.fs.linkSync(tomb, path));
   return unlinkIfThere(ctx.fs, tomb).map(() => undefined);

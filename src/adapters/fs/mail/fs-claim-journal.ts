@@ -5,7 +5,7 @@ import { journalBytesMax, journalNamesMax } from "../../../domain/mail/limits.js
 import { encodeUtf8, encodeUtf8Into } from "../../../domain/shared/text/utf8.js";
 import type { ClaimJournal } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import { attempt, failedWith, ioError, notAFolder } from "../shared/fs-errors.js";
+import { attempt, failedWith, hasCode, ioError, notAFolder } from "../shared/fs-errors.js";
 import { assertEntryName, checkFolder, isEntryName, writeAll, writeAtomic } from "../shared/fs-files.js";
 import type { FsLike, FsStats } from "../shared/fs-like.js";
 import { readEntry } from "../shared/fs-read.js";
@@ -118,7 +118,7 @@ function overwrite(fs: FsLike, kept: KeptJournal, text: string): Result<void, St
     stats = fs.lstatSync(path);
   } catch (thrown) {
     const error = ioError("lstat", path, thrown);
-    return error.kind === "io" && error.code === "ENOENT" ? "refused" : err(error);
+    return hasCode(error, "ENOENT") ? "refused" : err(error);
   }
   if (stats.ino !== kept.ino || stats.dev !== kept.dev || !isPaddedPage(stats)) return "refused";
   const used = encodeUtf8Into(text, kept.page);

@@ -25,9 +25,14 @@ export function attempt<T>(op: string, path: string, call: () => T): Result<T, S
   }
 }
 
+/** True when the error is errno `code`. */
+export function hasCode(error: StoreError, code: string): boolean {
+  return error.kind === "io" && error.code === code;
+}
+
 /** True when the result failed with errno `code`. */
 export function failedWith<T>(result: Result<T, StoreError>, code: string): boolean {
-  return result.isErr() && result.error.kind === "io" && result.error.code === code;
+  return result.isErr() && hasCode(result.error, code);
 }
 
 export function notAFolder(path: string): StoreError {

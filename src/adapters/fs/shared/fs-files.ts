@@ -3,7 +3,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { encodeUtf8 } from "../../../domain/shared/text/utf8.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import { attempt, failedWith, ioError, notAFolder } from "./fs-errors.js";
+import { attempt, failedWith, hasCode, ioError, notAFolder } from "./fs-errors.js";
 import type { FsDirent, FsLike, FsStats } from "./fs-like.js";
 
 export const folderMode = 0o700;
@@ -38,8 +38,7 @@ export function mayBeThere(fs: FsLike, path: string): boolean {
     fs.lstatSync(path);
     return true;
   } catch (thrown) {
-    const error = ioError("lstat", path, thrown);
-    return error.kind !== "io" || error.code !== "ENOENT";
+    return !hasCode(ioError("lstat", path, thrown), "ENOENT");
   }
 }
 
