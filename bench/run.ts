@@ -121,6 +121,9 @@ function latencyRatios(latency: LatencyFigures) {
     // The same claim reading the envelope by the spec's rules; and ours against that.
     validatedClaimP50: latency.validatedFloorP50Us / latency.claimFloorP50Us,
     deliveryValidatedP50: latency.oursP50Us / latency.validatedFloorP50Us,
+    // This package's store doing that floor's work; and ours (the store and the engine) against it.
+    storeValidatedP50: latency.storeP50Us / latency.validatedFloorP50Us,
+    deliveryStoreP50: latency.oursP50Us / latency.storeP50Us,
   };
 }
 
@@ -264,6 +267,17 @@ async function main(): Promise<void> {
       us(latency.validatedFloorP50Us),
       ratios.deliveryValidatedP50,
     ),
+  );
+  console.log(
+    line(
+      "store claim vs validated claim",
+      us(latency.storeP50Us),
+      us(latency.validatedFloorP50Us),
+      ratios.storeValidatedP50,
+    ),
+  );
+  console.log(
+    line("delivery p50 vs store claim", us(latency.oursP50Us), us(latency.storeP50Us), ratios.deliveryStoreP50),
   );
   console.log(
     line(
