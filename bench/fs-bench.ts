@@ -211,41 +211,54 @@ export interface LatencyFigures {
   pollOnlyMessages: number;
 }
 
+/** A claimer the bench arms before each message: its watcher calls `armed` (and clears it) when it
+ * has claimed that message. */
+export interface Claimer {
+  arm(done: () => void): void;
+  close(): void;
+}
+
+/** What a claimer's watcher reads and clears: a property, as cheap as a closure's variable. */
+interface Armed {
+  done: (() => void) | undefined;
+}
+
+function claimer(armed: Armed, close: () => void): Claimer {
+  return {
+    arm: (done) => {
+      armed.done = done;
+    },
+    close,
+  };
+}
+
 /** A bare claim on every watcher event, while armed: the raw floor of what a delivery must do. */
-export function rawClaimer(box: string): { arm(done: () => void): void; close(): void } {
-  let armed: (() => void) | undefined;
+export function rawClaimer(box: string): Claimer {
+  const armed: Armed = { done: undefined };
   const watcher = watch(join(box, "new"), () => {
-    const done = armed;
+    const done = armed.done;
     if (done === undefined) return;
     for (const name of readdirSync(join(box, "new")).sort()) {
       renameSync(join(box, "new", name), join(box, "cur", name));
       JSON.parse(readFileSync(join(box, "cur", name), "utf8"));
     }
-    armed = undefined;
+    armed.done = undefined;
     done();
   });
-  return {
-    arm: (done) => {
-      armed = done;
-    },
-    close: () => watcher.close(),
-  };
+  return claimer(armed, () => watcher.close());
 }
 
 /** The floor of a crash-safe claim: the syscalls a delivery cannot skip, in the order it makes them,
  * then `read` of the text (JSON.parse, or the spec's reading rules for the validated floor). */
-export function journaledClaimer(
-  box: string,
-  read: (text: string) => unknown,
-): { arm(done: () => void): void; close(): void } {
-  let armed: (() => void) | undefined;
+export function journaledClaimer(box: string, read: (text: string) => unknown): Claimer {
+  const armed: Armed = { done: undefined };
   const journalPath = join(box, "claiming.json");
   const journal = openSync(journalPath, constants.O_RDWR | constants.O_CREAT, 0o600);
   const page = Buffer.alloc(4096, 0x20);
   writeSync(journal, page, 0, page.length, 0);
   const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
   const watcher = watch(join(box, "new"), (_event, name) => {
-    const done = armed;
+    const done = armed.done;
     if (done === undefined || typeof name !== "string") return;
     const from = join(box, "new", name);
     try {
@@ -263,46 +276,36 @@ export function journaledClaimer(
     const bytes = readSync(fd, buffer, 0, buffer.length, null);
     closeSync(fd);
     read(buffer.toString("utf8", 0, bytes));
-    armed = undefined;
+    armed.done = undefined;
     done();
   });
-  return {
-    arm: (done) => {
-      armed = done;
-    },
-    close: () => {
-      watcher.close();
-      closeSync(journal);
-    },
-  };
+  return claimer(armed, () => {
+    watcher.close();
+    closeSync(journal);
+  });
 }
 
 /** The store's hinted claim on every watcher event, while armed, as the engine calls it when
  * nothing else is unread (the journal names the one entry), then the spec's reading rules. */
-export function storeClaimer(root: string, address: string): { arm(done: () => void): void; close(): void } {
-  let armed: (() => void) | undefined;
+export function storeClaimer(root: string, address: string): Claimer {
+  const armed: Armed = { done: undefined };
   const store = createFsMailStore({ fs: nodeFs, root, uid: currentUid() });
   store.openBox(address as Address)._unsafeUnwrap();
   const watcher = watch(join(root, address, "new"), (_event, name) => {
-    const done = armed;
+    const done = armed.done;
     if (done === undefined || typeof name !== "string") return;
     const claimed = store.claimHinted(address as Address, name, [name])._unsafeUnwrap();
     // The hint of the claim's own rename out of new/: a stale hint, nothing written.
     if (claimed === undefined) return;
     if (claimed.kind !== "claimed") throw new Error(`the store's claim gave ${claimed.kind}`);
     decodeEnvelope(claimed.text)._unsafeUnwrap();
-    armed = undefined;
+    armed.done = undefined;
     done();
   });
-  return {
-    arm: (done) => {
-      armed = done;
-    },
-    close: () => {
-      watcher.close();
-      store.release(address as Address);
-    },
-  };
+  return claimer(armed, () => {
+    watcher.close();
+    store.release(address as Address);
+  });
 }
 
 /** The i-th request to `to`, sent raw into `box` (the floor of a send, no fsync), timed from just
