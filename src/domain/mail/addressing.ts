@@ -50,6 +50,21 @@ export function resolveAddress(
   return refuseSelf(matches[0]!.address);
 }
 
+/** An ambiguous refusal with each candidate's prefix worked out among every running session
+ * (`running`), not only the ones that matched: the prefix shown must reach its session alone. */
+export function prefixedAmong(
+  error: Extract<AddressError, { kind: "ambiguous" }>,
+  running: readonly Addressee[],
+): AddressError {
+  const everyone = new Map<Address, Addressee>(running.map((r) => [r.address, r]));
+  for (const c of error.candidates) if (!everyone.has(c.address)) everyone.set(c.address, c);
+  const prefixes = uniquePrefixes([...everyone.values()]);
+  return {
+    ...error,
+    candidates: error.candidates.map((c) => ({ ...c, prefix: prefixes.get(c.address) ?? c.address })),
+  };
+}
+
 const hasName = (a: Addressee): a is Addressee & { name: string } => a.name !== undefined && a.name !== "";
 
 function commonPrefixLength(a: string, b: string): number {

@@ -5,7 +5,7 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import { utf8Bytes } from "../../shared/text/utf8.js";
 import { type Address, isAddress } from "../address.js";
-import { type AddressError, resolveAddress } from "../addressing.js";
+import { type AddressError, prefixedAmong, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
 import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
@@ -103,9 +103,16 @@ function resolveRecipient(ctx: EngineContext, to: string): Result<Resolved, Send
   return self(ctx).andThen((me) => {
     const named = ctx.presence.named(to);
     const candidates = [...named].map(([address, judged]) => ({ address, name: judged.record.name }));
+    // Only the sessions `to` could name are judged; a refusal as ambiguous (rare) judges them all,
+    // so that the prefix it shows for each candidate reaches that one alone.
     return resolveAddress(to, me, candidates)
       .map((address) => ({ address, running: named.has(address) }))
-      .mapErr((error): SendError => ({ kind: "address", error }));
+      .mapErr(
+        (error): SendError => ({
+          kind: "address",
+          error: error.kind === "ambiguous" ? prefixedAmong(error, ctx.presence.list()) : error,
+        }),
+      );
   });
 }
 
@@ -181,20 +188,23 @@ function writeAsk(ctx: EngineContext, to: string, body: string): Result<Sent, Se
     .andThen(() => resolveRecipient(ctx, to))
     .andThen(({ address }) => checkBody(body).map(() => address))
     .andThen((address) => {
-      // Read again: what it waits on must be now's (an ask back at once is refused as a deadlock).
       const target = ctx.presence.find(address);
       if (target === undefined) return err<Address, SendError>({ kind: "not-running", to: address });
       if (target.stopped) return err<Address, SendError>({ kind: "target-stopped", to: address });
-      if (target.record.waitingOn === ctx.lifecycle.address())
-        return err<Address, SendError>({ kind: "deadlock", to: address });
       const refusal = checkHopLimit(ctx.run.hops(), hopLimit(ctx));
       return refusal === undefined ? ok(address) : err<Address, SendError>(refusal);
     })
     .andThen((address) => {
-      // The record names the target before the ask is published: a target that asks back at once
-      // must find this session waiting on it (and be refused), not a record a moment behind.
+      // This record names the target before the target's is read for a deadlock: of two sessions
+      // asking each other at once, each writes before it reads, so at least one finds the other
+      // waiting on it and is refused (checked first and written after, both could get through).
       ctx.asks.announce(address);
       ctx.presence.write();
+      if (ctx.presence.find(address)?.record.waitingOn === ctx.lifecycle.address()) {
+        ctx.asks.announce(undefined);
+        ctx.presence.write();
+        return err<Sent, SendError>({ kind: "deadlock", to: address });
+      }
       const sent = write(ctx, { to: address, kind: "ask", hops: ctx.run.hops().count, body }, true);
       ctx.asks.announce(undefined);
       if (sent.isErr()) ctx.presence.write();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { askWaitMs } from "../../../../src/domain/mail/limits.js";
-import { addressOf, createHarness, peek, pollMs } from "./harness.js";
+import { addressOf, createHarness, mailRoot, peek, pollMs } from "./harness.js";
 
 /** bob asks alice during a run, alice answers, bob's ask ends answered: the answer's id. */
 async function answeredDuringRun() {
@@ -187,6 +187,33 @@ describe("ask: refusals write nothing", () => {
     expect(result._unsafeUnwrapErr()).toEqual({ kind: "deadlock", to: addressOf.bob });
     expect(h.files("bob", "new")).toEqual([]);
     expect(h.record("alice")?.waitingOn).toBe("");
+  });
+
+  it("lets only one of two sessions asking each other at once through: the other is refused as a deadlock", async () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    // alice asks bob in the moment bob has judged alice and not yet written his record naming her.
+    const bobsRecord = `${mailRoot}/running/${addressOf.bob}.json`;
+    const rename = h.vol.renameSync.bind(h.vol);
+    let alicesAsk: ReturnType<typeof alice.engine.ask> | undefined;
+    h.vol.renameSync = ((from: string, to: string) => {
+      const naming = String(to) === bobsRecord && JSON.parse(String(h.vol.readFileSync(from, "utf8"))).waitingOn;
+      if (naming === addressOf.alice && alicesAsk === undefined)
+        alicesAsk = alice.engine.ask("bob", "and you?", undefined);
+      rename(from, to);
+    }) as typeof h.vol.renameSync;
+    const bobsAsk = bob.engine.ask("alice", "what do you want?", undefined);
+
+    expect(alicesAsk).toBeDefined();
+    const [bobs, alices] = [await peek(bobsAsk), await peek(alicesAsk!)];
+    // Written before judging, bob finds alice waiting on him: alice's ask waits, bob's is refused.
+    expect(alices).toBe("pending");
+    expect(bobs === "pending" ? bobs : bobs._unsafeUnwrapErr()).toEqual({ kind: "deadlock", to: addressOf.alice });
+    expect(h.files("bob", "new")).toHaveLength(1);
+    expect(h.files("alice", "new")).toEqual([]);
+    expect(h.record("alice")?.waitingOn).toBe(addressOf.bob);
+    expect(h.record("bob")?.waitingOn).toBe("");
   });
 
   // "when to does not resolve, is ambiguous or is this session"

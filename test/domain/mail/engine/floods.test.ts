@@ -35,6 +35,30 @@ describe("loose matches", () => {
     expect(sent._unsafeUnwrapErr()).toMatchObject({ kind: "address", error: { kind: "ambiguous" } });
   });
 
+  it("shows, for each session an ambiguous name matched, a prefix that reaches it alone among every running session", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    const carol = h.launch("carol");
+    alice.engine.renamed("twin");
+    bob.engine.renamed("twin");
+    // An unnamed session whose id shares alice's first 8 characters (UUIDv7 ids started within a
+    // minute do): alice's record under another id.
+    const lookalike = "aaaaaaaa-0000-4000-8000-0000000000ff";
+    const record = JSON.parse(String(h.vol.readFileSync(`${mailRoot}/running/${alice.address}.json`, "utf8")));
+    h.vol.writeFileSync(
+      `${mailRoot}/running/${lookalike}.json`,
+      JSON.stringify({ ...record, address: lookalike, name: undefined }),
+    );
+
+    const refused = carol.engine.send("twin", "which one?")._unsafeUnwrapErr();
+    if (refused.kind !== "address" || refused.error.kind !== "ambiguous")
+      throw new Error("expected an ambiguous refusal");
+    const shown = refused.error.candidates.find((c) => c.address === alice.address)!.prefix;
+    expect(shown.length).toBeGreaterThan(8);
+    expect(carol.engine.send(shown, "for alice")._unsafeUnwrap().envelope.to).toBe(alice.address);
+  });
+
   it("takes an ask's answer only from the ask's target: a reply from anyone else naming it is mail", async () => {
     const h = createHarness();
     const carol = h.launch("carol");
