@@ -42,8 +42,8 @@ export function provideHooks(pi: ExtensionAPI, engine: () => MailboxEngine | und
     if (typeof data !== "object" || data === null) return;
     const current = engine();
     if (current === undefined) return;
-    current.scan();
-    (data as { scanned?: boolean }).scanned = true;
+    // Set only when everything waiting was emitted: a consumer told nothing concludes nothing.
+    if (current.scan()) (data as { scanned?: boolean }).scanned = true;
   });
 }
 

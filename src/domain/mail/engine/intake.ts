@@ -16,8 +16,10 @@ export interface Intake {
   /** Claims what waits in new/: everything when `whole`, before this returns; else one slice now
    * and the rest on later turns of the event loop. */
   scan(whole?: boolean): void;
-  /** message:scan: recovers and claims everything waiting before it returns (never inside the start). */
-  scanNow(): void;
+  /** message:scan: recovers and claims everything waiting before it returns (never inside the
+   * start); true when it did, false when it could not claim now or stopped before the end (the
+   * mailbox not open, a twin process, inside a claim, the claim window full). */
+  scanNow(): boolean;
   /** A watcher hint naming one entry of new/ (or none). */
   hinted(name: string | undefined): void;
   /** A claim or a recovery is running: nothing else claims meanwhile, and the footer waits for its end. */
@@ -55,9 +57,9 @@ export function createIntake(ctx: EngineContext): Intake {
     scan: (whole = false) => scanInbox(ctx, s, whole),
     scanNow() {
       // After start it may run the start-up claim early, never inside it.
-      if (ctx.lifecycle.address() === undefined || ctx.lifecycle.starting()) return;
+      if (ctx.lifecycle.address() === undefined || ctx.lifecycle.starting()) return false;
       ctx.recovery.recover(true);
-      scanInbox(ctx, s, true);
+      return scanInbox(ctx, s, true);
     },
     hinted: (name) => claimHinted(ctx, s, name),
     scanning: () => s.scanning,
@@ -65,9 +67,10 @@ export function createIntake(ctx: EngineContext): Intake {
   };
 }
 
-function scanInbox(ctx: EngineContext, s: IntakeState, whole: boolean): void {
+/** True when nothing is left waiting that this scan could have claimed. */
+function scanInbox(ctx: EngineContext, s: IntakeState, whole: boolean): boolean {
   const address = claimable(ctx, s);
-  if (address === undefined) return;
+  if (address === undefined) return false;
   exclusively(ctx, s, () => {
     if (whole) {
       do {
@@ -78,7 +81,9 @@ function scanInbox(ctx: EngineContext, s: IntakeState, whole: boolean): void {
     }
     if (claimSlice(ctx, s, address, claimSliceMax)) s.rescan = true;
   });
-  if (s.rescan) drainLater(ctx, s);
+  if (!s.rescan) return true;
+  drainLater(ctx, s);
+  return false;
 }
 
 /** The shortest path from a sender's rename to the model: the hinted entry is claimed without

@@ -38,8 +38,10 @@ export interface MailboxEngine {
   runSettled(outcome: RunOutcome): void;
   shutdown(): void;
   onInbound(listener: InboundListener): () => void;
-  /** Claims waiting mail now (message:scan, watcher hints, the poll). */
-  scan(): void;
+  /** Claims and emits everything waiting now, before it returns (message:scan): true when it did,
+   * false when it could not (the mailbox not open, a twin process, called from inside a claim or
+   * the start, the claim window full), and then the rest comes with a later claim. */
+  scan(): boolean;
   identity(): SessionIdentity | undefined;
   list(): ListedSession[];
   /** Resolves a typed recipient as a send does (only the records that could match are judged). */

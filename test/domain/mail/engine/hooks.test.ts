@@ -136,7 +136,7 @@ describe("message:scan (engine.scan)", () => {
     const one = bob.engine.send("alice", "one")._unsafeUnwrap();
     const two = bob.engine.request("alice", "two", "command")._unsafeUnwrap();
 
-    alice.engine.scan();
+    expect(alice.engine.scan()).toBe(true);
     expect(seen).toEqual([one.envelope.id, two.envelope.id]);
     expect(alice.host.injected).toHaveLength(2);
     expect(h.files("alice", "new")).toEqual([]);
@@ -173,6 +173,22 @@ describe("message:scan (engine.scan)", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("says it did not scan when it could not claim everything before returning: a twin process, or a listener inside a claim", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const twin = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.send(addressOf.alice, "one");
+    expect(twin.engine.scan()).toBe(false);
+    expect(twin.host.injected).toEqual([]);
+
+    const fromListener: boolean[] = [];
+    alice.engine.onInbound(() => fromListener.push(alice.engine.scan()));
+    expect(alice.engine.scan()).toBe(true);
+    expect(fromListener).toEqual([false]);
+    expect(alice.host.injected).toHaveLength(1);
+  });
+
   // "pi-session-mail never emits it from inside a session_start handler"
   it("emits nothing when scanned from inside sessionStarted (here, from the host's start-up warning)", () => {
     const h = createHarness();
@@ -180,11 +196,14 @@ describe("message:scan (engine.scan)", () => {
     bob.engine.send(addressOf.alice, "waiting");
     h.writeConfig("{ not json");
     const seen: string[] = [];
+    const scanned: boolean[] = [];
     const alice = h.start("alice", {
       listener: (mail) => seen.push(mail.envelope.id),
-      onNotice: (session) => session.engine.scan(),
+      onNotice: (session) => scanned.push(session.engine.scan()),
     });
     expect(alice.host.notices).toHaveLength(1);
+    // It says it did not scan: a consumer must not conclude that nothing waits.
+    expect(scanned).toEqual([false]);
     expect(seen).toEqual([]);
     expect(h.files("alice", "new")).toHaveLength(1);
     h.tick();
