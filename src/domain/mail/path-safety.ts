@@ -37,13 +37,19 @@ export function describePathSafety(error: PathSafetyError): string {
   }
 }
 
-function describeForeignOwner(path: string, uid: number, place: "ancestor" | "link" | "mail-folder"): string {
+function describeForeignOwner(
+  path: string,
+  uid: number,
+  place: "ancestor" | "link" | "root-link" | "mail-folder",
+): string {
   const elsewhere = "set XDG_STATE_HOME to a folder of yours";
   switch (place) {
     case "ancestor":
       return `${path}, a folder above the mail root, belongs to uid ${uid}, who could replace the mail root. Use another folder: ${elsewhere} that only you and root can change.`;
     case "link":
       return `${path}, a link on the way to the mail root, belongs to uid ${uid}, who could point it elsewhere. Remove it (as uid ${uid} or root), or ${elsewhere}.`;
+    case "root-link":
+      return `${path}, the mail root, is a link that belongs to uid ${uid}, who could point it elsewhere: only a link of yours is followed. Remove it (as uid ${uid} or root), or ${elsewhere}.`;
     case "mail-folder":
       return `${path} belongs to uid ${uid}, not to this user: that user could change what is in it. Remove it (as uid ${uid} or root), or ${elsewhere}.`;
     default: {

@@ -12,7 +12,7 @@ export type PathSafetyError =
   /** A folder or link on the way to the mail root, or a folder in it, owned by user `uid`, who could
    * replace the mail root or what is in it. Above the root (links on the way too) root's and this
    * user's are fine; the root and every folder in it must be this user's. */
-  | { kind: "foreign-owner"; path: string; uid: number; place: "ancestor" | "link" | "mail-folder" }
+  | { kind: "foreign-owner"; path: string; uid: number; place: "ancestor" | "link" | "root-link" | "mail-folder" }
   /** A folder above the mail root that group or others may write (`mode`: its permission bits), who
    * could rename the root away and put theirs in its place. `uid` owns it; `yours`: this user does. */
   | { kind: "open-ancestor"; path: string; mode: number; uid: number; yours: boolean }

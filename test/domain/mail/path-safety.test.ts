@@ -34,6 +34,9 @@ describe("describePathSafety", () => {
     expect(describePathSafety({ kind: "foreign-owner", path: "/tmp/l", uid: 1001, place: "link" })).toContain(
       "/tmp/l, a link on the way to the mail root, belongs to uid 1001",
     );
+    expect(describePathSafety({ kind: "foreign-owner", path: "/s/m", uid: 1001, place: "root-link" })).toBe(
+      "/s/m, the mail root, is a link that belongs to uid 1001, who could point it elsewhere: only a link of yours is followed. Remove it (as uid 1001 or root), or set XDG_STATE_HOME to a folder of yours.",
+    );
     expect(describePathSafety({ kind: "root-replaced", path: "/s/m", uid: 1001 })).toContain(
       "(it was moved, removed or replaced; the folder there now belongs to uid 1001)",
     );

@@ -88,7 +88,10 @@ export function checkRootPath(
     const stats = seen.value;
     // The root itself may be a link of this user's: followed, and what it leads to judged as the
     // root (a link another user owns, or one in a folder others may write, never is).
-    const rootLink = pending.length === 0 && stats.isSymbolicLink() && stats.uid === uid;
+    if (pending.length === 0 && stats.isSymbolicLink() && stats.uid !== uid) {
+      return err({ kind: "foreign-owner", path, uid: stats.uid, place: "root-link" });
+    }
+    const rootLink = pending.length === 0 && stats.isSymbolicLink();
     if (pending.length === 0 && !rootLink) {
       if (resolved !== undefined) resolved.path = path;
       return rootFolder(path, stats, uid);

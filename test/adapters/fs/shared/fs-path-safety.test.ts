@@ -153,6 +153,21 @@ describe.each(backends)("mail root path safety on $name", ({ name, make }) => {
       });
     });
 
+    it.skipIf(!canChown)(`refuses a root that is a link another user owns, naming its owner${chownReason}`, () => {
+      const safe = folder(`${base}/safe`, 0o755);
+      const state = folder(`${base}/state`, 0o755);
+      b.raw.symlink(state, `${safe}/mail`);
+      b.raw.chown(`${safe}/mail`, stranger);
+      const refused = storeAt(`${safe}/mail`).openRoot();
+      expect(refused._unsafeUnwrapErr()).toEqual({
+        kind: "foreign-owner",
+        path: `${safe}/mail`,
+        uid: stranger,
+        place: "root-link",
+      });
+      expect(b.raw.mode(state)).toBe(0o755);
+    });
+
     it("refuses a loop of links as ELOOP instead of walking for ever", () => {
       const safe = folder(`${base}/safe`, 0o755);
       b.raw.symlink("b", `${safe}/a`);
