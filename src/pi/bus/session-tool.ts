@@ -104,7 +104,7 @@ export function registerSessionTool(pi: ExtensionAPI, access: BusAccess): void {
     name: "session",
     label: "Bus: sessions on this repository",
     description:
-      'Coordinate with the other Pi sessions on this repository. status: who is on the bus, their unread mail and claimed paths. send: a short message to a label or id (kind message, event, ask or handoff; to "*" for an event to everyone). inbox: read and consume your mail, oldest first. claim / release: hold files or directories before editing them, so two sessions never edit the same file. join: go on the bus under a label, and listen for mail (wake: true raises a turn when mail comes).',
+      'Coordinate with the other Pi sessions on this repository. status: who is on the bus, their unread mail and claimed paths. send: a short message to a label or id (kind message, event, ask or handoff; to "*" for an event to everyone). inbox: read and consume your mail, oldest first. claim / release: hold files or directories before editing them; a path another session holds is refused, naming the holder (a claim does not lock the file: it works when every session claims first). join: go on the bus under a label, and listen for mail (wake: true raises a turn when mail comes).',
     promptSnippet: "session: see and message the other Pi sessions on this repository, and claim paths before editing",
     promptGuidelines: [
       "Claim the files you will edit with session claim before editing them, and release them when done.",
