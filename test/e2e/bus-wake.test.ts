@@ -136,7 +136,9 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
     expect(busNotices(busyRun)).toEqual([]);
     expect(countType(busyRun, "agent_start")).toBe(1);
 
-    const afterBusy = w.mark();
+    // Right after the busy run's settle, not "now": the raised run starts at once after it, and
+    // its agent_start may already be in the records by the time this line runs.
+    const afterBusy = since + busyRun.length;
     const raised = await untilSettled(w, afterBusy, 1, "the run raised after the busy one");
     expect(countType(raised, "agent_start")).toBe(1);
     expect(hasUserPrompt(raised)).toBe(false);
@@ -165,7 +167,8 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
     expect(stopped.find(isSettled)?.aborted).toBe(true);
     expect(busNotices(stopped)).toEqual([]);
 
-    const afterAbort = w.mark();
+    // Right after the aborted run's settle: a turn raised at once would be counted.
+    const afterAbort = since + stopped.length;
     await quietFor(quietMs);
     expect(countType(w.events.slice(afterAbort), "agent_start")).toBe(0);
 
