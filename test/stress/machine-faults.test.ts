@@ -179,6 +179,31 @@ describe("a full disk", () => {
       expect(answerer.host.notices.at(-1)?.level).toBe("info");
     },
   );
+
+  it.skipIf(!isRoot)(
+    "writes an answer still owed when the session shuts down, if there is room by then (needs root to mount a tmpfs)",
+    () => {
+      const mount = smallTmpfs(512);
+      const root = join(mount, "mail");
+      const world = startWorld(root);
+      const asker = startFsSession(world, newAddress());
+      const answerer = startFsSession(world, newAddress());
+      world.tick();
+      const sent = asker.engine.request(answerer.address, "What is 6*7?", "command")._unsafeUnwrap();
+      world.advance(fsPollMs);
+      answerer.engine.runStarted();
+      expect(answerer.enterAll()).toEqual([sent.envelope.id]);
+      const freeDisk = fillDisk(mount);
+      answerer.engine.runSettled({ kind: "done", text: "42" });
+      freeDisk();
+      // No poll came between: only the shutdown can write it now.
+      answerer.engine.shutdown();
+      world.advance(fsPollMs);
+      const replies = asker.host.injected.filter((i) => i.mail.details.kind === "reply");
+      expect(replies.map((r) => r.mail.details.kind)).toEqual(["reply"]);
+      expect(replies[0]?.mail.content).toContain("42");
+    },
+  );
 });
 
 describe("EMFILE after the claim rename", () => {
