@@ -30,7 +30,9 @@ export function createRunTracker(): RunTracker {
       if (m.role !== "assistant") return;
       const text = textOf(m.content);
       const stopReason = typeof m.stopReason === "string" ? m.stopReason : undefined;
-      if (text === "" && stopReason !== "error" && stopReason !== "aborted") return;
+      // Every message sets how the run stands, a text-less one too: a run Pi carried on past an error
+      // (a retry, or queued mail) and ended with tool calls and no text ended well. Its text is the
+      // last one written.
       last = {
         text: text !== "" ? text : (last?.text ?? ""),
         stopReason,
