@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename, dirname, resolve as resolvePath } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { gitOutputBytesMax, gitTimeoutMs } from "../../domain/bus/limits.js";
 import type { RepoError, RepoPlace, RepoResolver } from "../../ports/bus/repo-resolver.js";
@@ -51,7 +51,7 @@ function resolve(git: string, env: NodeJS.ProcessEnv, cwd: string): Result<RepoP
     return err({ kind: "no-cwd", path: cwd, message: thrown instanceof Error ? thrown.message : String(thrown) });
   }
   const outside = (): Result<RepoPlace, RepoError> =>
-    ok({ key: repoKey(real, false), common: real, root: real, cwd: real });
+    ok(spelledFrom(cwd, { key: repoKey(real, false), common: real, root: real, cwd: real }));
   const run = runGit(git, env, real);
   switch (run.kind) {
     case "not-a-repository":
@@ -65,13 +65,34 @@ function resolve(git: string, env: NodeJS.ProcessEnv, cwd: string): Result<RepoP
       const root = topLine === undefined ? real : canonical(topLine);
       if (root === undefined)
         return err({ kind: "git-failed", message: `git named a top that does not exist for ${real}` });
-      return ok({ key: repoKey(common, true), common, root, cwd: real });
+      return ok(spelledFrom(cwd, { key: repoKey(common, true), common, root, cwd: real }));
     }
     default: {
       const never: never = run;
       return never;
     }
   }
+}
+
+/** `place`, with the host's spelling of it when `cwd` (as given) is not the canonical cwd: the top
+ * as that cwd spells it (as many folders up as the cwd sits below the top, checked to lead there),
+ * else the cwd itself. */
+function spelledFrom(cwd: string, place: RepoPlace): RepoPlace {
+  const given = resolvePath(cwd);
+  if (given === place.cwd) return place;
+  const below =
+    place.cwd === place.root
+      ? ""
+      : place.cwd.startsWith(`${place.root}/`)
+        ? place.cwd.slice(place.root.length + 1)
+        : undefined;
+  if (below !== undefined) {
+    let top = given;
+    for (const _ of below === "" ? [] : below.split("/")) top = dirname(top);
+    if (top !== place.root && canonical(top) === place.root)
+      return { ...place, spelled: { path: top, canonical: place.root } };
+  }
+  return { ...place, spelled: { path: given, canonical: place.cwd } };
 }
 
 function canonical(path: string): string | undefined {

@@ -12,10 +12,12 @@ export type PathError =
   | { kind: "repository-root"; given: string }
   | { kind: "outside-repository"; given: string };
 
-/** Where paths resolve from and what keys are relative to (both canonical). */
+/** Where paths resolve from and what keys are relative to (both canonical), and the session's own
+ * spelling of it when its cwd came through a link. */
 interface PathPlace {
   root: string;
   cwd: string;
+  spelled?: { path: string; canonical: string } | undefined;
 }
 
 export type Realpath = (path: string) => string | undefined;
@@ -26,7 +28,12 @@ export function canonicalize(path: string, realpath: Realpath): string {
   const segments = path.split("/").filter((segment) => segment !== "");
   for (let kept = segments.length; kept >= 0; kept--) {
     const real = realpath(`/${segments.slice(0, kept).join("/")}`);
-    if (real !== undefined) return joinLexical(real, segments.slice(kept));
+    if (real === undefined) continue;
+    const rest = segments.slice(kept);
+    const joined = joinLexical(real, rest);
+    // A ".." in the rest cancels a folder that does not exist, and may lead back to a link that
+    // does: resolved again (the joined path has no ".." left, so once).
+    return rest.includes("..") ? canonicalize(joined, realpath) : joined;
   }
   // Not even "/" resolved (no such realpath exists on a real system): lexical is all there is.
   return normalizeAbsolute(path);
@@ -38,16 +45,27 @@ export function resolveClaimPath(given: string, place: PathPlace, realpath: Real
   if (given.length > pathCharsMax || given.split("/").length > pathSegmentsMax) {
     return err({ kind: "path-too-long", given, charsMax: pathCharsMax });
   }
-  // An absolute path outside is refused before any link is followed (A23); the root is not: the
-  // re-keying below refuses it with the sentence that says what happened.
-  if (given.startsWith("/") && !isWithin(place.root, normalizeAbsolute(given))) {
+  // An absolute path outside is refused before any link is followed (A23), unless it is written
+  // through the session's own spelling of this place; the root is not: the re-keying below refuses
+  // it with the sentence that says what happened.
+  const path = given.startsWith("/") ? respelled(given, place.spelled) : given;
+  if (path.startsWith("/") && !isWithin(place.root, normalizeAbsolute(path))) {
     return err({ kind: "outside-repository", given });
   }
-  const absolute = given.startsWith("/") ? given : `${place.cwd}/${given}`;
+  const absolute = path.startsWith("/") ? path : `${place.cwd}/${path}`;
   const canonical = canonicalize(absolute, realpath);
   if (canonical === place.root) return err({ kind: "repository-root", given });
   if (!isWithin(place.root, canonical)) return err({ kind: "outside-repository", given });
   return ok(relativeBelow(place.root, canonical));
+}
+
+/** `given` (absolute) read through the session's spelling: the canonical folder in place of the
+ * spelled one it starts with (the spelled folder leads there). The rest is kept as written, so its
+ * links and ".." resolve as the kernel would. */
+function respelled(given: string, spelled: PathPlace["spelled"]): string {
+  if (spelled === undefined) return given;
+  if (given === spelled.path) return spelled.canonical;
+  return given.startsWith(`${spelled.path}/`) ? `${spelled.canonical}${given.slice(spelled.path.length)}` : given;
 }
 
 /** Every path of a call resolved, duplicates dropped, in the order given; the first refusal wins

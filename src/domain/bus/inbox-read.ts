@@ -98,12 +98,14 @@ export function planInboxRead(peek: InboxPeek, limit: number): InboxReadPlan {
     }
     if (stopped || rows.length >= limit) continue;
     const row = rowOf(entry.name, entry.message);
-    if (rows.length > 0 && chars + row.chars > inboxReadCharsMax) {
+    // The line break that sets a row apart from the one before it counts too.
+    const cost = rows.length > 0 ? row.chars + 1 : row.chars;
+    if (rows.length > 0 && chars + cost > inboxReadCharsMax) {
       stopped = true;
       continue;
     }
     rows.push(row);
-    chars += row.chars;
+    chars += cost;
   }
   const more = Math.max(0, peek.files - rows.length - unreadable.length);
   return { rows, consume: rows.map((row) => row.name), more, unreadable };

@@ -11,6 +11,10 @@ export interface RepoPlace {
   root: string;
   /** The canonical cwd. */
   cwd: string;
+  /** How the session's own cwd spells a place here, when the host gave it through a link: the
+   * repository's top as that cwd spells it (or, when no top can be told, the cwd itself), and the
+   * canonical folder it leads to. An absolute path written under `path` names that folder (A23). */
+  spelled?: { path: string; canonical: string };
 }
 
 export type RepoError = { kind: "no-cwd"; path: string; message: string } | { kind: "git-failed"; message: string };

@@ -20,6 +20,7 @@ beforeAll(() => {
   git(base, "init", "-q", "--bare", join(base, "hub.git"));
   mkdirSync(join(base, "plain"));
   symlinkSync(join(base, "My Repo!", "src"), join(base, "link-to-src"));
+  symlinkSync(join(base, "My Repo!"), join(base, "link-to-repo"));
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
@@ -48,10 +49,18 @@ describe("git repo resolver", () => {
     expect(linked.root).toBe(join(base, "wt"));
   });
 
-  it("canonicalizes a cwd reached through a symlink", () => {
+  it("canonicalizes a cwd reached through a symlink, and keeps that spelling of the cwd (A23)", () => {
     const place = resolver.resolve(join(base, "link-to-src"))._unsafeUnwrap();
     expect(place.cwd).toBe(join(base, "My Repo!", "src"));
     expect(place.root).toBe(join(base, "My Repo!"));
+    expect(place.spelled).toEqual({ path: join(base, "link-to-src"), canonical: join(base, "My Repo!", "src") });
+  });
+
+  it("keeps the repository's top as a cwd through a link spells it, when that leads to the top", () => {
+    const place = resolver.resolve(join(base, "link-to-repo", "src", "api"))._unsafeUnwrap();
+    expect(place.cwd).toBe(join(base, "My Repo!", "src", "api"));
+    expect(place.spelled).toEqual({ path: join(base, "link-to-repo"), canonical: join(base, "My Repo!") });
+    expect(resolver.resolve(join(base, "My Repo!", "src"))._unsafeUnwrap().spelled).toBeUndefined();
   });
 
   it("falls back to the real cwd outside a repository, under a key of its own", () => {

@@ -89,6 +89,22 @@ describe("resolveClaimPath (A22-A25, A42, A43)", () => {
     expect(key("src/new/../api")._unsafeUnwrap()).toBe("src/api");
   });
 
+  it("follows a link reached through a '..' that cancels a folder not made yet: one claim, and refused when it leaves", () => {
+    expect(resolveClaimPath("new-dir/../docs-link/api", at(root), fsOf)._unsafeUnwrap()).toBe("src/api");
+    expect(resolveClaimPath("new-dir/../escape/x", at(root), fsOf)._unsafeUnwrapErr()).toEqual({
+      kind: "outside-repository",
+      given: "new-dir/../escape/x",
+    });
+  });
+
+  it("reads an absolute path written through the session's own spelling of the repository as the path it names (A23)", () => {
+    const place = { root, cwd: "/repo/src", spelled: { path: "/home/me/work", canonical: "/repo" } };
+    expect(resolveClaimPath("/home/me/work/src/api", place, fsOf)._unsafeUnwrap()).toBe("src/api");
+    expect(resolveClaimPath("/home/me/work/docs-link/api/../api", place, fsOf)._unsafeUnwrap()).toBe("src/api");
+    expect(resolveClaimPath("/home/me/work", place, fsOf)._unsafeUnwrapErr().kind).toBe("repository-root");
+    expect(resolveClaimPath("/home/me/elsewhere/x", place, fsOf)._unsafeUnwrapErr().kind).toBe("outside-repository");
+  });
+
   it("refuses empty and over-long paths", () => {
     expect(key("  ")._unsafeUnwrapErr()).toEqual({ kind: "empty-path" });
     expect(key("a".repeat(pathCharsMax + 1))._unsafeUnwrapErr().kind).toBe("path-too-long");

@@ -2,7 +2,7 @@
 // (summary, result), the implicit join and its `session-label`, an explicit label as Pi's session
 // name, and refusals thrown with the describer's words, writing nothing.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
@@ -315,6 +315,17 @@ describe("claim and release", () => {
     expect(textOf(released)).toBe("Released src/api. Not claimed: docs.");
     expect(detailsOf(released)).toMatchObject({ action: "release", summary: "released 1 path" });
     expect(sandbox.claims()).toHaveLength(1);
+  });
+
+  it("a session whose cwd came through a link claims an absolute path written the way its cwd spells it (A23)", async () => {
+    mkdirSync(join(sandbox.repo, "src"), { recursive: true });
+    writeFileSync(join(sandbox.repo, "src", "a.ts"), "");
+    const link = join(sandbox.dir, "repo-link");
+    symlinkSync(sandbox.repo, link);
+    const alice = await sandbox.started(ids.alice, { cwd: link });
+    expect(textOf(await alice.tool({ action: "claim", paths: [join(link, "src", "a.ts")] }))).toBe("Claimed src/a.ts.");
+    const bob = await sandbox.started(ids.bob);
+    await expect(bob.tool({ action: "claim", paths: ["src/a.ts"] })).rejects.toThrow(/src\/a\.ts/);
   });
 
   it("a claim that collides is refused whole, naming the owner; a peer's claim is not released", async () => {

@@ -1,14 +1,34 @@
 // What the model reads of an inbox read, as texts.ts words it: pure functions of the engine's result.
 import { describe, expect, it } from "vitest";
 import type { InboxRead } from "../../../src/domain/bus/engine/index.js";
+import { inboxRowHeader, planInboxRead } from "../../../src/domain/bus/inbox-read.js";
 import { inboxReadCharsMax } from "../../../src/domain/bus/limits.js";
 import { noticeContent } from "../../../src/pi/bus/notice.js";
 import { inboxText } from "../../../src/pi/bus/texts.js";
+import type { InboxEntry } from "../../../src/ports/bus/bus-store.js";
+import { busMessage } from "../../domain/bus/fixtures.js";
 
 const unreadable = (count: number): InboxRead["unreadable"] =>
   Array.from({ length: count }, (_, i) => ({ name: `junk-${i}.json`, reason: "not-json" as const, mtimeMs: i }));
 
 describe("inboxText", () => {
+  it("keeps the rows of a full read, with the line breaks between them, within the 4,000-character budget (A19)", () => {
+    // Rows of 400 characters each: ten of them are 4,000 alone, and the breaks between them more.
+    const header = inboxRowHeader(busMessage("m0"));
+    const text = "x".repeat(400 - header.length - 3);
+    const entries: InboxEntry[] = Array.from({ length: 12 }, (_, i) => ({
+      kind: "message",
+      name: `f-m${i}`,
+      arrivedMs: i,
+      message: busMessage(`m${i}`, { text }),
+    }));
+    const plan = planInboxRead({ entries, files: entries.length }, 20);
+    expect(plan.rows[0]?.chars).toBe(400);
+    const shown = inboxText({ rows: plan.rows, more: 0, unreadable: [], consumeFailed: undefined }).text;
+    expect(shown.length).toBeLessThanOrEqual(inboxReadCharsMax);
+    expect(plan.rows).toHaveLength(9);
+  });
+
   it("names at most 10 files it cannot read and counts the rest, so a junk-filled inbox cannot flood the result", () => {
     const read: InboxRead = { rows: [], more: 0, unreadable: unreadable(25), consumeFailed: undefined };
     const text = inboxText(read).text;

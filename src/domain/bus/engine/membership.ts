@@ -5,7 +5,7 @@ import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
 import type { SessionRecord } from "../bus-files.js";
 import { isBusId } from "../claim-key.js";
-import { chooseLabel } from "../labels.js";
+import { chooseLabel, findHolder } from "../labels.js";
 import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
 import { liveLabels, readPeers } from "./peers.js";
@@ -99,25 +99,43 @@ function join(
   if (ready.isErr()) return err(ready.error);
   const peers = readPeers(ctx);
   if (peers.isErr()) return err(peers.error);
-  const label = chooseLabel(
-    { explicit: request.label, current: member?.label, sessionName: name, realCwd: ctx.place.cwd, selfId: id },
-    liveLabels(peers.value),
-  );
+  const asked = { explicit: request.label, sessionName: name, realCwd: ctx.place.cwd, selfId: id };
+  const label = chooseLabel({ ...asked, current: member?.label }, liveLabels(peers.value));
   if (label.isErr()) return err(label.error);
   const armed = request.listen !== false;
-  const next: Member = {
+  const own = peers.value.sessions.find((s) => s.record.id === id);
+  // What a join that backs off puts back: this process's record, or one another process wrote under
+  // this id (A34), or nothing.
+  const previous = member !== undefined ? recordOf(ctx, id, member) : own?.record;
+  let next: Member = {
     label: label.value,
-    joinToken: tokenFor(
-      ctx,
-      member,
-      peers.value.sessions.find((s) => s.record.id === id),
-    ),
+    joinToken: tokenFor(ctx, member, own),
     armed,
     wake: armed && request.wake === true,
     joinedAt: member?.joinedAt ?? isoFromMs(ctx.clock.now()),
   };
-  const written = fromStore(ctx.store.writeRecord(recordOf(ctx, id, next)));
-  if (written.isErr()) return err(written.error);
+  // Checked before the write and again after it, as a claim is: of two sessions taking one label at
+  // the same moment, each finds the other's record after writing its own. A label asked for is then
+  // refused (and the record put back); a derived one is derived again, with the id's end added.
+  for (let attempt = 0; ; attempt++) {
+    const written = fromStore(ctx.store.writeRecord(recordOf(ctx, id, next)));
+    if (written.isErr()) return err(written.error);
+    const after = readPeers(ctx);
+    if (after.isErr()) return err(after.error);
+    const live = liveLabels(after.value);
+    const holder = findHolder(next.label, id, live);
+    if (holder === undefined) break;
+    if (request.label !== undefined || attempt >= 1) {
+      const undone = fromStore(
+        previous === undefined ? ctx.store.removeRecord(id, next.joinToken) : ctx.store.writeRecord(previous),
+      );
+      if (undone.isErr()) return err(undone.error);
+      return err({ kind: "label-taken", label: next.label, holder: holder.id });
+    }
+    const again = chooseLabel({ ...asked, current: undefined }, live);
+    if (again.isErr()) return err(again.error);
+    next = { ...next, label: again.value };
+  }
   state.member = next;
   onChange(next);
   return ok({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createBusHarness, idOf } from "./harness.js";
+import { busRoot, createBusHarness, idOf } from "./harness.js";
 
 afterEach(() => vi.useRealTimers());
 
@@ -42,6 +42,52 @@ describe("join", () => {
       holder: idOf.alice,
     });
     expect(h.record("bob")?.label).toBe("web");
+  });
+
+  /** alice joins with `request` while bob joins with the same, in the moment after alice read the
+   * records and before she wrote hers. */
+  function racingJoins(request: { label?: string }) {
+    const h = createBusHarness();
+    const bob = h.start("bob");
+    let raced = false;
+    const alice = h.start("alice", {
+      wrapFs: (fs) => ({
+        ...fs,
+        opendirSync(path: string) {
+          const dir = fs.opendirSync(path);
+          if (path !== `${busRoot}/sessions` || raced) return dir;
+          return {
+            readSync: () => dir.readSync(),
+            closeSync() {
+              dir.closeSync();
+              raced = true;
+              expect(bob.engine.join(request).isOk()).toBe(true);
+            },
+          } as typeof dir;
+        },
+      }),
+    });
+    const joined = alice.engine.join(request);
+    expect(raced).toBe(true);
+    const live = bob.engine
+      .status()
+      ._unsafeUnwrap()
+      .sessions.filter((s) => s.state === "active");
+    return { h, joined, labels: live.map((s) => s.label).sort() };
+  }
+
+  it("never lets two sessions joining at once both hold one label asked for: the later writer is refused", () => {
+    const { h, joined, labels } = racingJoins({ label: "billing" });
+    expect(joined._unsafeUnwrapErr()).toEqual({ kind: "label-taken", label: "billing", holder: idOf.bob });
+    expect(labels).toEqual(["billing"]);
+    expect(h.record("alice")).toBeUndefined();
+  });
+
+  it("derives a label again when a session joining at once took the same derived one", () => {
+    const { joined, labels } = racingJoins({});
+    const label = joined._unsafeUnwrap().label;
+    expect(label).toMatch(/^repo-[0-9a-f]{4,}$/);
+    expect(labels).toEqual(["repo", label]);
   });
 
   it("refuses a label outside the syntax without rewriting it", () => {
