@@ -26,6 +26,9 @@ export type BusError =
   /** Nothing claimed: live sessions hold colliding paths. `race`: they claimed at the same moment
    * (both may back off), rather than holding them before this claim began. */
   | { kind: "claim-conflict"; conflicts: ClaimConflict[]; race: boolean }
+  /** `claims/` holds more entries than one listing reads: a claim checked against part of them
+   * could collide with one past the bound, and a release could miss its own, so neither is done. */
+  | { kind: "claims-unlisted"; entriesMax: number }
   | LabelError
   | TextError
   | RecipientError
@@ -76,6 +79,8 @@ export function describeBusError(error: BusError): string {
       const why = error.race ? " Another session claimed at the same moment; nothing was claimed, try again." : "";
       return `Nothing claimed: ${error.conflicts.map(describeConflict).join("; ")}.${why}`;
     }
+    case "claims-unlisted":
+      return `The bus's claims/ folder holds more than ${error.entriesMax.toLocaleString("en-US")} entries, too many to read whole: nothing was claimed or released. Run session status to clear the claims of sessions that are gone, or remove what does not belong there.`;
     case "invalid-label":
       return `"${label(error.label)}" is not a label: use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most ${labelCharsMax} characters.`;
     case "label-taken":

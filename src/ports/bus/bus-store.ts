@@ -48,6 +48,8 @@ export interface ClaimListing {
   claims: ClaimName[];
   /** Entries of `claims/` whose names are not claims (dot-files, temp files, foreign names), counted. */
   ignored: number;
+  /** The listing stopped at its bound: claims past it are not in `claims`. */
+  truncated: boolean;
 }
 
 /** The bus of one repository on disk: `<agent dir>/session-bus/<repo key>/`. Synchronous, like the

@@ -31,7 +31,7 @@ import {
  * or whose names do not decode are counted as ignored. */
 export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
   const folder = folderPath(ctx, "claims");
-  const listing: ClaimListing = { claims: [], ignored: 0 };
+  const listing: ClaimListing = { claims: [], ignored: 0, truncated: false };
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => listing);
   const memo = ctx.decodedClaims;
@@ -51,7 +51,7 @@ export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
     }
     if (claim === undefined) listing.ignored++;
     else listing.claims.push(claim);
-  }).map(() => listing);
+  }).map((truncated) => ({ ...listing, truncated }));
 }
 
 /** A key the name cannot hold comes back as the errno the kernel would give for it. */

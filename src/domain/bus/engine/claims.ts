@@ -5,7 +5,7 @@ import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
 import { resolveClaimPaths } from "../claim-paths.js";
 import { type ClaimSelf, conflictingClaims, type Holder, type Owners, planClaim, planRelease } from "../claim-rules.js";
-import { pathsPerCallMax } from "../limits.js";
+import { claimsListedMax, pathsPerCallMax } from "../limits.js";
 import { ownersOf } from "../prune-rules.js";
 import { type BusContext, fromStore } from "./context.js";
 import type { Membership } from "./membership.js";
@@ -38,6 +38,8 @@ function look(
 ): Result<{ claims: ClaimName[]; owners: Owners }, BusError> {
   const listed = fromStore(ctx.store.listClaims());
   if (listed.isErr()) return err(listed.error);
+  // Fail closed: a colliding claim could be past the listing's bound.
+  if (listed.value.truncated) return err({ kind: "claims-unlisted", entriesMax: claimsListedMax });
   const claims = listed.value.claims;
   if (conflictingClaims(keys, self, claims).length === 0) return ok({ claims, owners: new Map() });
   // Records after claims: a claim made after its record was written always finds it.
@@ -117,6 +119,7 @@ export function releaseKeys(
   if (joined.isErr()) return err(joined.error);
   const listed = fromStore(ctx.store.listClaims());
   if (listed.isErr()) return err(listed.error);
+  if (listed.value.truncated) return err({ kind: "claims-unlisted", entriesMax: claimsListedMax });
   const onKeys = listed.value.claims.filter((c) => keys.includes(c.key));
   const others = onKeys.some((c) => c.owner !== joined.value.id);
   const peers = others ? readPeers(ctx) : ok({ sessions: [], unreadable: 0 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sessionTtlMs } from "../../../../src/domain/bus/limits.js";
+import { describeBusError } from "../../../../src/domain/bus/bus-errors.js";
+import { claimsListedMax, sessionTtlMs } from "../../../../src/domain/bus/limits.js";
 import { busRoot, createBusHarness, idOf } from "./harness.js";
 
 afterEach(() => vi.useRealTimers());
@@ -21,6 +22,17 @@ describe("claim", () => {
       alreadyHeld: [],
     });
     expect(h.claimFiles()).toHaveLength(2);
+  });
+
+  it("claims and releases nothing while claims/ holds more than one listing reads: a colliding claim could be past it", () => {
+    const { h, alice, bob } = twoSessions();
+    alice.claim(["src/api"]);
+    for (let i = 0; i < claimsListedMax; i++) h.vol.writeFileSync(`${busRoot}/claims/junk-${i}`, "");
+    const refused = bob.claim(["src/api/routes.ts"])._unsafeUnwrapErr();
+    expect(refused).toEqual({ kind: "claims-unlisted", entriesMax: claimsListedMax });
+    expect(describeBusError(refused)).toMatch(/^The bus's claims\/ folder holds more than 20,000 entries/);
+    expect(alice.release(["src/api"])._unsafeUnwrapErr().kind).toBe("claims-unlisted");
+    expect(h.claimFiles().filter((name) => !name.startsWith("junk-"))).toHaveLength(1);
   });
 
   it("refuses a path below or above a live session's claim, naming the holder, and claims nothing", () => {
