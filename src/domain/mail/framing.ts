@@ -51,13 +51,16 @@ const forgedTag =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are matched on purpose, one by one.
   /(^|[\n\v\f\r\u0085\u2028\u2029])((?:[^\S\n\v\f\r\u2028\u2029]|[\u0000-\u0009\u000e-\u001f\u007f-\u0084\u0086-\u009f]|\p{Cf}|[\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0])*)\[mailbox\]/gu;
 
-function neutralize(text: string): string {
+export function neutralize(text: string): string {
   return text.replace(forgedTag, "$1$2> [mailbox]");
 }
 
+/** An id as a label shows it (cut, controls blanked): what a model reading the label may give back. */
+export const shownId = (id: string): string => field(id);
+
 function kindLine(input: LabelInput): string {
   const { envelope } = input;
-  const id = field(envelope.id);
+  const id = shownId(envelope.id);
   switch (envelope.kind) {
     case "request":
       return `It sent you request ${id}. Your final answer this turn goes back to it automatically.`;

@@ -108,8 +108,11 @@ export const awaitingCopiesMax = 200;
 export const awaitingRepliesMax = 1_000;
 /** Asks remembered across a restart: open ones (still to answer) and answered ones (never twice). */
 export const askLedgerAsksMax = 1_000;
-/** The ask ledger's bytes at most: each ask an id and an address (at most 128 characters each). */
-export const askLedgerBytesMax = 2 * askLedgerAsksMax * (3 * 128 + 16) + 64;
+/** The ask ledger's bytes at most, from what it records: askLedgerAsksMax open asks (an id and a
+ * 36-character address each) and as many answered ids, each id up to idCharsMax characters of 6
+ * bytes at worst once JSON escapes them, with quotes, brackets and commas. Whatever the engine
+ * writes reads back (12 MB for ids no real sender makes; a ledger of UUIDs is under 100 KB). */
+export const askLedgerBytesMax = askLedgerAsksMax * (2 * 6 * idCharsMax + 36 + 11) + 64;
 /** Answers a settle could not write (a full disk), kept to be tried again. */
 export const owedRepliesMax = 1_000;
 /** Mail claimed and not yet read, per session: a scan claims no more while this many wait to be

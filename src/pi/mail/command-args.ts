@@ -40,7 +40,8 @@ export interface RecipientChoice {
   shown: string;
   /** The shortest prefix of its id that reaches it: offered when the name cannot be typed. */
   prefix: string;
-  /** A name it shares with another session: typing it finds this one, offered by its prefix. */
+  /** A name that does not reach it alone (another session has it too, or it reads as an id):
+   * typing it finds this one, offered by its prefix. */
   sharedName?: string;
   description: string;
 }

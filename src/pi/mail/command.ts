@@ -1,7 +1,7 @@
 // /mailbox: show this session's address and the running sessions, send a request, or prune closed
 // sessions' folders.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { displayNames, uniquePrefixes } from "../../domain/mail/addressing.js";
+import { resolveAddress, uniquePrefixes } from "../../domain/mail/addressing.js";
 import type { MailboxEngine } from "../../domain/mail/engine/index.js";
 import { labelFieldCharsMax } from "../../domain/mail/limits.js";
 import { describePruned } from "../../domain/mail/prune-rules.js";
@@ -20,21 +20,22 @@ type EngineRef = () => MailboxEngine | undefined;
 
 const usage = "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox prune";
 
-/** The other running sessions, as completion offers them. A name two sessions share would be
- * refused as ambiguous, so those two are offered by their unique prefixes. */
+/** The other running sessions, as completion offers them. A name is offered only when typing it
+ * reaches that session, as a send resolves it: a name two sessions share, or one read as an id (a
+ * UUID, or a prefix of another session's id), is offered by the session's unique prefix instead. */
 function recipientChoices(engine: MailboxEngine): RecipientChoice[] {
   const sessions = engine.list();
-  const names = displayNames(sessions);
+  const self = sessions.find((s) => s.self)?.address;
   const prefixes = uniquePrefixes(sessions);
-  const counts = new Map<string, number>();
-  for (const s of sessions) if (s.name) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+  const reaches = (name: string, address: string) =>
+    self !== undefined && resolveAddress(name, self, sessions).unwrapOr(undefined) === address;
   return sessions
     .filter((s) => !s.self)
     .map((s): RecipientChoice => {
       const prefix = prefixes.get(s.address) ?? s.address;
       const description = `${s.address} · ${s.state}`;
-      if (s.name === undefined || (counts.get(s.name) ?? 0) < 2)
-        return { shown: names.get(s.address) ?? prefix, prefix, description };
+      if (s.name === undefined || s.name === "") return { shown: prefix, prefix, description };
+      if (reaches(s.name, s.address)) return { shown: s.name, prefix, description };
       const name = sanitizeField(s.name, labelFieldCharsMax);
       return { shown: prefix, prefix, sharedName: s.name, description: `${name} · ${description}` };
     });

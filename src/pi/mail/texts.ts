@@ -10,6 +10,7 @@ import type {
   Sent,
   SessionIdentity,
 } from "../../domain/mail/engine/index.js";
+import { neutralize } from "../../domain/mail/framing.js";
 import { describeHopRefusal } from "../../domain/mail/hop-rules.js";
 import {
   injectBodyBytesMax,
@@ -115,7 +116,8 @@ export function describeAskOutcome(outcome: AskOutcome, to: string): string {
       const { text, cut } = cutUtf8(envelope.body, injectBodyBytesMax);
       const status = envelope.status === "done" ? "Answer" : `Not an answer (status ${envelope.status})`;
       const tail = cut ? `\n[cut at 32 KiB; the whole reply is at ${field(path)}]` : "";
-      return `${status} from ${field(to)}:\n\n${text}${tail}`;
+      // A peer's body, like injected mail's: a line of it that begins with [mailbox] is quoted.
+      return `${status} from ${field(to)}:\n\n${neutralize(text)}${tail}`;
     }
     case "timeout":
       return `No answer yet from ${field(to)} after 10 minutes; stopped waiting. A later answer arrives as mail.`;

@@ -54,6 +54,28 @@ describe("/mailbox for a person at the terminal", () => {
     expect((await completions(alice, "tw"))?.sort()).toEqual(["0190a1a1-7 ", "0190a1a1-8 "]);
   });
 
+  it("offers by its prefix a session whose name reads as an id, and every value it offers then reaches its session", async () => {
+    const alice = await sandbox.started(ids.alice);
+    await sandbox.started(ids.bob);
+    // Named like bob's short id (it would be refused as ambiguous), and like a closed session's
+    // full id (it would send to that closed session).
+    await sandbox.started(ids.carol, { name: ids.bob.slice(0, 8) });
+    await sandbox.started(ids.dave, { name: ids.closed });
+    expect((await completions(alice, ""))?.filter((v) => v !== "prune").sort()).toEqual(
+      // bob's 8 characters are carol's name, so his prefix grows past it.
+      [`${ids.bob.slice(0, 9)} `, `${ids.carol.slice(0, 8)} `, `${ids.dave.slice(0, 8)} `].sort(),
+    );
+    expect((await completions(alice, "c105"))?.sort()).toEqual([`${ids.dave.slice(0, 8)} `]);
+    for (const [value, to] of [
+      [ids.bob.slice(0, 9), ids.bob],
+      [ids.carol.slice(0, 8), ids.carol],
+      [ids.dave.slice(0, 8), ids.dave],
+    ]) {
+      await alice.command(`${value} hello`);
+      expect(lastNotice(alice)?.text).toMatch(new RegExp(`^Sent \\S+ to ${to}$`));
+    }
+  });
+
   it("quotes a name with spaces in its completion, and completes inside a quote already opened", async () => {
     const alice = await sandbox.started(ids.alice);
     await sandbox.started(ids.bob, { name: "code reviewer" });

@@ -7,6 +7,7 @@ import { type BoundedIdSet, createBoundedIdSet, forgetOldest } from "../../share
 import { list, parseShaped, record, text } from "../../shared/shape.js";
 import { type Address, isAddress } from "../address.js";
 import { askLedgerAsksMax, rememberedIdsMax } from "../limits.js";
+import { shownId } from "../framing.js";
 import type { OwedMail } from "../settle-rules.js";
 import type { EngineContext } from "./context.js";
 
@@ -18,6 +19,9 @@ export interface AskLedger {
   remember(mail: OwedMail): void;
   /** A request, ask or message this session received (the newest rememberedIdsMax). */
   received(mailId: string): OwedMail | undefined;
+  /** The one received id a label shows as `shown` where that differs from the id (one over the
+   * label's length, or with controls in it), for a model that gives back what it read. */
+  idShownAs(shown: string): string | undefined;
   isAnswered(mailId: string): boolean;
   /** These asks and requests are answered (or about to be): never again, in this run (nor in the
    * footer's "read") and after a restart too. False when the ledger could not be written. */
@@ -55,6 +59,10 @@ export function createAskLedger(ctx: EngineContext): AskLedger {
       save(ctx, s);
     },
     received: (mailId) => s.received.get(mailId),
+    idShownAs(shown) {
+      const found = [...s.received.keys()].filter((id) => id !== shown && shownId(id) === shown);
+      return found.length === 1 ? found[0] : undefined;
+    },
     isAnswered: (mailId) => s.answered.has(mailId),
     markAnswered: (ids) => markAnswered(ctx, s, ids),
     unmarkAnswered(id, from) {

@@ -222,8 +222,12 @@ export type ReplyError =
   | { kind: "store"; error: StoreError };
 
 /** Answers one open ask at once with status done and the turn's hop count. */
-function replyToAsk(ctx: EngineContext, askId: string, body: string): Result<Sent, ReplyError> {
+function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sent, ReplyError> {
   if (ctx.lifecycle.address() === undefined || ctx.lifecycle.closed()) return err({ kind: "no-session" });
+  // The id as given, or as the ask's label showed it (an id of another implementation's, cut or
+  // with controls blanked there).
+  const exact = ctx.ledger.received(given) !== undefined || ctx.ledger.isAnswered(given);
+  const askId = exact ? given : (ctx.ledger.idShownAs(given) ?? given);
   const received = ctx.ledger.received(askId);
   // Answered before a restart: the ledger remembers the id, not the ask.
   if (received === undefined && ctx.ledger.isAnswered(askId)) return err({ kind: "already-answered", id: askId });

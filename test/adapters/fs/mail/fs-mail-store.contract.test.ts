@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFsMailStore } from "../../../../src/adapters/fs/mail/fs-mail-store.js";
 import type { Address } from "../../../../src/domain/mail/address.js";
 import { decodeEnvelope, encodeEnvelope, envelopeFileName } from "../../../../src/domain/mail/envelope.js";
-import { envelopeFileBytesMax, tmpSweepMax } from "../../../../src/domain/mail/limits.js";
+import { askLedgerAsksMax, envelopeFileBytesMax, idCharsMax, tmpSweepMax } from "../../../../src/domain/mail/limits.js";
 import type { MailStore } from "../../../../src/ports/mail/mail-store.js";
 import { address, alice, type Backend, backends, bob, carol, envelope, sentAtMs } from "../backends.js";
 
@@ -106,6 +106,18 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       const running = address("running");
       expect(store.openBox(running)._unsafeUnwrapErr()).toEqual({ kind: "not-a-folder", path: box(running) });
       expect(b.raw.exists(box(running))).toBe(false);
+    });
+  });
+
+  describe("the ask ledger", () => {
+    it("reads back the largest ledger the engine can write: 1,000 open and 1,000 answered ids of the longest, worst-escaped kind", () => {
+      // An id is data: up to 1,024 characters, each 6 bytes once JSON escapes a control character.
+      const id = (i: number) => `${i}`.padStart(idCharsMax, "\u0001");
+      const open = Array.from({ length: askLedgerAsksMax }, (_, i) => [id(i), alice]);
+      const answered = Array.from({ length: askLedgerAsksMax }, (_, i) => id(askLedgerAsksMax + i));
+      const text = JSON.stringify({ open, answered });
+      expect(store.writeAskLedger(bob, text).isOk()).toBe(true);
+      expect(store.readAskLedger(bob)._unsafeUnwrap()).toBe(text);
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { droppedBody, tookOverNote } from "../../../../src/domain/mail/settle-rules.js";
-import { createHarness } from "./harness.js";
+import { addressOf, createHarness } from "./harness.js";
 
 /** alice running, with bob and carol running beside her. */
 function trio() {
@@ -168,6 +168,31 @@ describe("settle when the run failed", () => {
 describe("reply() refusals: nothing is written", () => {
   // "Refused, sending nothing, for an ask already answered (by this tool or at settle), for a request
   // (answered at settle), a message or a reply, for an id that never reached this session, and for an empty text."
+  // "Envelope ids are data": an ask of another implementation's whose id the label cuts or blanks
+  // is answered by the id as the label showed it, the one the model can give back.
+  it("answers an ask by its id as the label showed it, when the label had to cut it or blank its controls", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    h.launch("carol");
+    const long = `ask-${"x".repeat(600)}`;
+    const controlled = "ask\u0007bell";
+    // Written raw, as another implementation would: this package's encoder keeps its own ids short.
+    for (const [i, id] of [long, controlled].entries()) {
+      const ask = { id, from: addressOf.carol, to: addressOf.alice, kind: "ask", hops: 0, in_reply_to: [] };
+      const text = JSON.stringify({ ...ask, status: "", ts: "2023-11-14T22:13:20.000Z", body: `question ${i}` });
+      h.vol.writeFileSync(`${h.newDir("alice")}/00000000000000${i}-ask.json`, text);
+    }
+    h.hint("alice");
+    alice.engine.runStarted();
+    alice.enterAll();
+    const shown = alice.host.injected.map((i) => /ask "([^"]*)"/.exec(i.mail.content)?.[1] ?? "");
+    expect(shown[0]).toMatch(/^ask-x+…$/);
+    expect(shown[0]?.length).toBeLessThan(long.length);
+    expect(shown[1]).toBe("ask bell");
+    for (const id of shown) expect(alice.engine.reply(id, `answer to ${id.slice(0, 8)}`).isOk()).toBe(true);
+    expect(h.envelopes("carol", "new").map((e) => e.in_reply_to)).toEqual([[long], [controlled]]);
+  });
+
   it("refuses an unknown id, a request, a message, a reply, an answered ask and an empty text", () => {
     const { h, alice, bob, carol } = trio();
     const request = bob.engine.request("alice", "job", "command")._unsafeUnwrap().envelope.id;
