@@ -37,6 +37,8 @@ interface IntakeState {
   drainScheduled: boolean;
   scanning: boolean;
   rescan: boolean;
+  /** The last claim stopped with mail still waiting: the window full, or the journal unwritten. */
+  blocked: boolean;
   /** Names this session moved out of new/ whose watcher hint may still come (and claims nothing). */
   claimedNames: BoundedIdSet;
   /** Entries of new/ never read as mail that a notice named, at most hiddenNamesMax. */
@@ -50,6 +52,7 @@ export function createIntake(ctx: EngineContext): Intake {
     drainScheduled: false,
     scanning: false,
     rescan: false,
+    blocked: false,
     claimedNames: createBoundedIdSet(claimedNamesMax),
     hiddenNamed: 0,
   };
@@ -71,6 +74,7 @@ export function createIntake(ctx: EngineContext): Intake {
 function scanInbox(ctx: EngineContext, s: IntakeState, whole: boolean): boolean {
   const address = claimable(ctx, s);
   if (address === undefined) return false;
+  s.blocked = false;
   exclusively(ctx, s, () => {
     if (whole) {
       do {
@@ -81,7 +85,7 @@ function scanInbox(ctx: EngineContext, s: IntakeState, whole: boolean): boolean 
     }
     if (claimSlice(ctx, s, address, claimSliceMax)) s.rescan = true;
   });
-  if (!s.rescan) return true;
+  if (!s.rescan) return !s.blocked;
   drainLater(ctx, s);
   return false;
 }
@@ -178,10 +182,16 @@ function drainLater(ctx: EngineContext, s: IntakeState): void {
 function claimSlice(ctx: EngineContext, s: IntakeState, address: Address, sliceMax: number): boolean {
   if (s.queue.length === 0 && !listInbox(ctx, s, address)) return false;
   const room = roomToClaim(ctx);
-  if (room === 0) return false;
+  if (room === 0) {
+    s.blocked = true;
+    return false;
+  }
   // A name listed on an earlier turn may have been claimed since through its watcher hint.
   const batch = s.queue.splice(0, Math.min(sliceMax, room)).filter((name) => !s.claimedNames.has(name));
-  if (batch.length > 0) claimNames(ctx, s, address, batch);
+  if (batch.length > 0 && !claimNames(ctx, s, address, batch)) {
+    s.blocked = true;
+    return false;
+  }
   return s.queue.length > 0 || s.listingTruncated;
 }
 
@@ -215,13 +225,13 @@ function warnHidden(ctx: EngineContext, s: IntakeState, hidden: readonly string[
   if (unnamed > 0) ctx.notices.once("hidden:more", { kind: "hidden-more", count: unnamed, namedMax: hiddenNamesMax });
 }
 
-function claimNames(ctx: EngineContext, s: IntakeState, address: Address, batch: readonly string[]): void {
+function claimNames(ctx: EngineContext, s: IntakeState, address: Address, batch: readonly string[]): boolean {
   // The journal names what was claimed and not yet read: a restart delivers what a crash left
   // claimed but never shown (or shown but lost from the host's queue before it was read).
   const journaled = ctx.journal.writeClaiming(batch);
   if (journaled.isErr()) {
     journalUnwritten(ctx, s, journaled.error);
-    return;
+    return false;
   }
   const senders = new Map<string, Sender>();
   for (const name of batch) {
@@ -231,6 +241,7 @@ function claimNames(ctx: EngineContext, s: IntakeState, address: Address, batch:
     else took(ctx, s, name, claimed.value, senders);
   }
   ctx.journal.rewriteIfChanged(journaled.value);
+  return true;
 }
 
 /** Without the journal a crash after the claim would lose the mail: it stays in new/ for a later scan. */

@@ -66,7 +66,7 @@ export function createJournal(ctx: EngineContext): Journal {
       s.dirty = false;
     },
     rewriteIfChanged(written) {
-      if (!sameNames(written, names())) write();
+      if (!ctx.lifecycle.closed() && !sameNames(written, names())) write();
     },
     track: (mailId, name) => void s.unread.set(mailId, name),
     untrack: (mailId) => void s.unread.delete(mailId),

@@ -56,7 +56,7 @@ function poll(ctx: EngineContext, s: PollState): void {
   ctx.presence.refresh();
   checkOwner(ctx);
   if (s.sweeps.tick()) sweep(ctx);
-  schedule(ctx, s);
+  if (!ctx.lifecycle.closed()) schedule(ctx, s);
 }
 
 function sweep(ctx: EngineContext): void {
@@ -81,6 +81,7 @@ function checkOwner(ctx: EngineContext): void {
     case "lost":
       // Another process holds it now: stop claiming; what this one showed stays shown.
       ctx.lifecycle.unwatch();
+      ctx.recovery.forget();
       return;
     case "unchanged":
       return;

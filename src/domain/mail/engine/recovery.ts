@@ -16,6 +16,8 @@ export interface Recovery {
   retryStranded(): void;
   /** An outcome of a claim or a read from cur/: a failed read stays journaled; the rest is delivered. */
   take(outcome: ClaimOutcome, senders: Map<string, Sender>, recovering: boolean): void;
+  /** Another process owns the inbox now: its journal is read again when this one takes it back. */
+  forget(): void;
   /** Recovery is done: claims may begin. */
   ready(): boolean;
   strandedCount(): number;
@@ -40,6 +42,9 @@ export function createRecovery(ctx: EngineContext): Recovery {
     retryStranded: () => retryStranded(ctx, s),
     take: (outcome, senders, recovering) => take(ctx, s, outcome, senders, recovering),
     ready: () => ready(s),
+    forget() {
+      s.recovering = undefined;
+    },
     strandedCount: () => s.stranded.size,
     journaled: () => [...s.stranded.keys(), ...(s.recovering ?? [])],
     journaledCount: () => s.stranded.size + (s.recovering?.length ?? 0),
