@@ -29,6 +29,9 @@ export function createBusHost(
   ctx: ExtensionContext,
   isLive: () => boolean,
   membershipMayHaveChanged: () => void,
+  /** Inside the session's shutdown: a warning about leaving (a record that could not be removed)
+   * is still shown, though the session is no longer live. */
+  isLeaving: () => boolean,
 ): BusHost {
   return {
     raiseTurn(notice) {
@@ -44,8 +47,10 @@ export function createBusHost(
       }
     },
     warn(warning) {
-      if (!isLive()) return;
-      membershipMayHaveChanged();
+      const leaving = isLeaving();
+      if (!isLive() && !leaving) return;
+      // Leaving, the label is announced gone by the shutdown itself.
+      if (!leaving) membershipMayHaveChanged();
       try {
         ctx.ui.notify(warningText(warning), "warning");
       } catch {

@@ -23,6 +23,8 @@ interface Live {
   failed: string | undefined;
   /** The label last announced on session-label, to announce changes only. */
   announced: string | undefined;
+  /** Inside its session_shutdown: no longer live, but what the leaving warns of is still told. */
+  leaving?: boolean;
 }
 
 export default function sessionBus(pi: ExtensionAPI): void {
@@ -48,6 +50,7 @@ export default function sessionBus(pi: ExtensionAPI): void {
         current.ctx,
         () => live === current,
         () => access.changed(),
+        () => current.leaving === true,
       ),
       agentDir: agentDirFromEnv(),
       place: place.value,
@@ -95,7 +98,12 @@ export default function sessionBus(pi: ExtensionAPI): void {
     live = undefined;
     if (current?.engine === undefined) return;
     const member = current.engine.membership();
-    current.engine.shutdown(event.reason);
+    current.leaving = true;
+    try {
+      current.engine.shutdown(event.reason);
+    } finally {
+      current.leaving = false;
+    }
     if (member !== undefined && event.reason !== "reload")
       pi.events.emit(labelChannel, { id: member.id, label: undefined });
   });

@@ -51,6 +51,7 @@ function boardSnapshot(view: StatusView, preview: InboxPreview | undefined, nowM
       self: s.self,
     })),
     inbox: inboxRows(preview),
+    inboxFiles: preview?.files,
     claims: view.sessions.flatMap((s) =>
       s.state === "active" ? s.claims.map((key) => ({ key, ownerId: s.id, ownerLabel: s.label, own: s.self })) : [],
     ),

@@ -1,7 +1,8 @@
 // The ends of a session: session_shutdown stops every timer; a reload keeps the record and the
 // claims, and the next session_start (reload) takes them back and keeps listening; new, resume and
 // fork leave the bus. Vitest's fake timers count the timers left and drive the 2 s poll.
-import { statSync, utimesSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { persist } from "../fake-pi.js";
@@ -186,5 +187,25 @@ describe("leaving the bus", () => {
     await alice.tool({ action: "status" });
     await alice.shutdown("new");
     expect(sandbox.records()).toEqual([]);
+  });
+});
+
+describe("leaving the bus when the record cannot be removed", () => {
+  // "Leaving the session (/new, /resume, /fork, quitting) takes it off the bus with its claims": when
+  // it cannot, the person is told. An immutable file is what stops root removing it.
+  const isRoot = process.getuid?.() === 0;
+  it.skipIf(!isRoot)("tells the person that the record stayed (needs root for chattr +i)", async () => {
+    const alice = await sandbox.started(ids.alice);
+    await alice.tool({ action: "join", label: "billing-core" });
+    const sessions = join(sandbox.busDir() ?? "", "sessions");
+    const record = join(sessions, readdirSync(sessions).find((name) => name.startsWith(ids.alice)) ?? "");
+    execFileSync("chattr", ["+i", record]);
+    try {
+      await alice.shutdown("new");
+      expect(sandbox.records().map((r) => r.id)).toEqual([ids.alice]);
+      expect(alice.context.notices.map((n) => n.text).join("\n")).toMatch(/could not remove this session's record/);
+    } finally {
+      execFileSync("chattr", ["-i", record]);
+    }
   });
 });

@@ -145,3 +145,31 @@ describe("/sessions in the TUI", () => {
     }
   });
 });
+
+describe("the board's Inbox tab", () => {
+  it("counts every unread message, as this session's row does, when more than the 50 previewed wait", async () => {
+    const alice = await sandbox.started(ids.alice, { mode: "tui" });
+    const bob = await sandbox.started(ids.bob);
+    await alice.tool({ action: "join", label: "billing-core", listen: false });
+    await bob.tool({ action: "join", label: "integrator" });
+    for (let i = 0; i < 60; i++) await bob.tool({ action: "send", to: "billing-core", text: `m${i}` });
+    await alice.command();
+    const factory = alice.context.customs[0]?.factory as (...args: unknown[]) => {
+      render(width: number): string[];
+      dispose(): void;
+    };
+    const board = factory(
+      { terminal: { rows: 30, columns: 120 }, requestRender: vi.fn() },
+      plainTheme,
+      keybindings,
+      vi.fn(),
+    );
+    try {
+      const screen = board.render(120);
+      expect(screen.join("\n")).toContain("60 unread");
+      expect(screen[1]).toContain("Inbox (60)");
+    } finally {
+      board.dispose();
+    }
+  });
+});

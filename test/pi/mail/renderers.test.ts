@@ -2,10 +2,11 @@
 // (kind, sender's name, status) with its body on demand, while the model still gets the whole
 // framed text; tool results draw as one line, all of it on demand. The views are pure functions of
 // what Pi passes (the message or result, the options, the theme), checked here with a stub theme.
+import { visibleWidth } from "@earendil-works/pi-tui";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { renderMail } from "../../../src/pi/mail/renderers.js";
-import { textColumns, wrapLine } from "../../../src/pi/shared/text-block.js";
+import { wrapToWidth } from "../../../src/pi/shared/display-width.js";
 import { renderToolResult, type ViewTheme } from "../../../src/pi/shared/tool-view.js";
 import { useSandbox, waitFor } from "./fake-session.js";
 import { ids } from "./mail-files.js";
@@ -82,7 +83,7 @@ describe("injected mail in the TUI", () => {
         );
         for (const line of lines) {
           expect(plain(line)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
-          expect(textColumns(plain(line))).toBeLessThanOrEqual(width);
+          expect(visibleWidth(plain(line))).toBeLessThanOrEqual(width);
         }
       }),
       { numRuns: 300 },
@@ -128,7 +129,7 @@ describe("tool results in the TUI", () => {
     const long = result("x", { summary: "word ".repeat(40) });
     const lines = renderToolResult(long, { expanded: false, isPartial: false }, theme, { isError: false }).render(30);
     expect(lines).toHaveLength(1);
-    expect(textColumns(plain(lines[0] ?? ""))).toBe(30);
+    expect(visibleWidth(plain(lines[0] ?? ""))).toBe(30);
     expect(
       plain(lines[0] ?? "")
         .trimEnd()
@@ -137,10 +138,10 @@ describe("tool results in the TUI", () => {
   });
 });
 
-describe("wrapLine", () => {
+describe("wrapToWidth", () => {
   it("wraps at the last space, breaks a word longer than the width, and counts wide characters as two columns", () => {
-    expect(wrapLine("the quick brown fox", 10)).toEqual(["the quick", "brown fox"]);
-    expect(wrapLine("abcdefghij", 4)).toEqual(["abcd", "efgh", "ij"]);
-    expect(wrapLine("日本語のテキスト", 6)).toEqual(["日本語", "のテキ", "スト"]);
+    expect(wrapToWidth("the quick brown fox", 10)).toEqual(["the quick", "brown fox"]);
+    expect(wrapToWidth("abcdefghij", 4)).toEqual(["abcd", "efgh", "ij"]);
+    expect(wrapToWidth("日本語のテキスト", 6)).toEqual(["日本語", "のテキ", "スト"]);
   });
 });

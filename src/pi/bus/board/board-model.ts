@@ -68,6 +68,8 @@ export interface BoardSnapshot {
   sessions: readonly SessionRow[];
   /** This session's inbox only: the board shows no other session's mail. */
   inbox: readonly InboxRow[];
+  /** Every file in that inbox, when the rows (a preview of the first 50) are fewer. */
+  inboxFiles?: number | undefined;
   claims: readonly ClaimRow[];
 }
 

@@ -55,7 +55,10 @@ function titleLine(snapshot: BoardSnapshot, theme: BoardTheme): string {
 function tabsLine(snapshot: BoardSnapshot, active: Tab, theme: BoardTheme): string {
   return tabs
     .map((tab) => {
-      const name = `${tabNames[tab]} (${listRows(snapshot, tab).length})`;
+      const rows = listRows(snapshot, tab).length;
+      // The inbox rows preview the first 50: the tab counts every file, as the session's row does.
+      const count = tab === "inbox" ? Math.max(rows, snapshot.inboxFiles ?? 0) : rows;
+      const name = `${tabNames[tab]} (${count})`;
       return tab === active ? theme.fg("accent", `[${name}]`) : ` ${name} `;
     })
     .join(" ");
