@@ -6,6 +6,7 @@ import type { ClaimName } from "../bus-files.js";
 import { tmpLeftoverAgeMs } from "../limits.js";
 import { planPrune } from "../prune-rules.js";
 import { type BusContext, fromStore } from "./context.js";
+import type { Membership } from "./membership.js";
 import { type Peers, readPeers } from "./peers.js";
 
 interface PruneOutcome {
@@ -39,9 +40,16 @@ export function prune(ctx: BusContext, selfId: string | undefined): Result<Prune
   });
   // Each step is retried by the next prune when it fails: none of them is worth failing a read for.
   let recordsRemoved = 0;
-  for (const { id, joinToken, heartbeatMs } of plan.removeRecords)
+  // A record the removal left in place (it beat since, or the removal failed) keeps its claims:
+  // they are reaped with the record, never without it.
+  const stillThere = new Set<string>();
+  for (const { id, joinToken, heartbeatMs } of plan.removeRecords) {
     if (ctx.store.removeRecord(id, joinToken, heartbeatMs).isOk()) recordsRemoved++;
-  const reaped = ctx.store.removeClaims(plan.reapClaims).isOk() ? plan.reapClaims.length : 0;
+    const after = ctx.store.readRecord(id);
+    if (after.isErr() || after.value !== undefined) stillThere.add(id);
+  }
+  const reap = plan.reapClaims.filter((c) => !stillThere.has(c.owner));
+  const reaped = ctx.store.removeClaims(reap).isOk() ? reap.length : 0;
   let messagesExpired = 0;
   const unread = new Map<string, number>();
   for (const { id, dropEmpty } of plan.pruneInboxes) {
@@ -60,4 +68,11 @@ export function prune(ctx: BusContext, selfId: string | undefined): Result<Prune
     messagesExpired,
     unread,
   });
+}
+
+/** The prune as this session runs it: only a member's own record is spared. An id whose record a
+ * dead earlier process wrote (a session resumed after a crash, not joined yet) is judged like any
+ * other, so that process's claims are freed. */
+export function pruneAs(ctx: BusContext, membership: Membership): Result<PruneOutcome, BusError> {
+  return prune(ctx, membership.member() === undefined ? undefined : membership.identity()?.id);
 }

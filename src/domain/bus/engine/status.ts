@@ -8,7 +8,7 @@ import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
 import type { Membership } from "./membership.js";
 import { type Peers, readPeers } from "./peers.js";
-import { prune } from "./prune.js";
+import { pruneAs } from "./prune.js";
 
 export type ListeningState = "wake" | "next-turn" | "off";
 
@@ -93,7 +93,7 @@ function viewOf(
 export function status(ctx: BusContext, membership: Membership): Result<StatusView, BusError> {
   const ready = ctx.ready();
   if (ready.isErr()) return err(ready.error);
-  const pruned = prune(ctx, membership.identity()?.id);
+  const pruned = pruneAs(ctx, membership);
   if (pruned.isErr()) return err(pruned.error);
   // The prune's own listings serve the view: a claim it reaped has no live holder, so the view
   // drops it anyway. Only when it expired records are they read again (a newer join put back

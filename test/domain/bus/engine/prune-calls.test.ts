@@ -1,0 +1,59 @@
+// The physical prune as status runs it: sparing only a member's own record, and never reaping the
+// claims of a record its removal left in place. (Found by a hunt against the specification; each test
+// failed before its fix.)
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { sessionTtlMs } from "../../../../src/domain/bus/limits.js";
+import { busRoot, createBusHarness, idOf } from "./harness.js";
+
+afterEach(() => vi.useRealTimers());
+
+describe("the prune", () => {
+  // Known gaps: "a session that beats again after a wall-clock jump or a long suspension keeps its
+  // record and its claims".
+  it("keeps the claims of a session that beats between being judged expired and its removal", () => {
+    const h = createBusHarness();
+    let beat = false;
+    const bob = h.start("bob");
+    bob.engine.join({ label: "bob" });
+    expect(bob.engine.claim(["src/api"]).isOk()).toBe(true);
+    const alice = h.start("alice", {
+      wrapFs: (fs) => ({
+        ...fs,
+        opendirSync(path: string) {
+          const dir = fs.opendirSync(path);
+          if (path !== `${busRoot}/inbox` || beat) return dir;
+          return {
+            readSync: () => dir.readSync(),
+            closeSync() {
+              dir.closeSync();
+              // bob's heartbeat lands after alice judged it expired, before the removal.
+              beat = true;
+              const seconds = h.clock.now() / 1000;
+              h.vol.utimesSync(`${busRoot}/sessions/${idOf.bob}.json`, seconds, seconds);
+            },
+          } as typeof dir;
+        },
+      }),
+    });
+    alice.engine.join({ label: "alice" });
+    h.ageRecord("bob", sessionTtlMs + 60_000);
+    alice.engine.status();
+    expect(beat).toBe(true);
+    expect(h.record("bob")).toBeDefined();
+    expect(h.claimFiles().filter((name) => name.includes(idOf.bob))).toHaveLength(1);
+  });
+
+  // "released ... by the next bus call once the owner's process is gone"
+  it("run by a resumed process not joined yet, frees the claims its crashed predecessor held", () => {
+    const h = createBusHarness();
+    const first = h.start("alice");
+    first.engine.join({ label: "alice" });
+    expect(first.engine.claim(["src/api"]).isOk()).toBe(true);
+    h.crash("alice");
+    // pi -c in a new process: the same session id, a new pid.
+    const resumed = h.start("alice");
+    const view = resumed.engine.status()._unsafeUnwrap();
+    expect(view.sessions.find((s) => s.id === idOf.alice)?.state).toBe("gone");
+    expect(h.claimFiles()).toEqual([]);
+  });
+});
