@@ -66,6 +66,7 @@ export type * from "./ports/mail/mail-store.js";
 export type { Clock, TimerHandle } from "./ports/shared/clock.js";
 export type { Entropy } from "./ports/shared/entropy.js";
 export type * from "./ports/shared/process-probe.js";
+export type { PathSafetyError, StoreError } from "./ports/shared/store-error.js";
 export type * from "./ports/shared/watcher.js";
 export { busFolder, createNodeBus, type NodeBusOptions, resolveBusPlace } from "./wiring/node-bus.js";
 export { createNodeMailbox, type NodeMailboxOptions } from "./wiring/node-mailbox.js";

@@ -23,7 +23,7 @@ interface PruneOutcome {
   unread: Map<string, number>;
 }
 
-export function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome, BusError> {
+function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome, BusError> {
   const claims = fromStore(ctx.store.listClaims());
   if (claims.isErr()) return err(claims.error);
   const peers = readPeers(ctx);

@@ -6,8 +6,8 @@
 import { type BoundedIdSet, createBoundedIdSet, forgetOldest } from "../../shared/bounded-id-set.js";
 import { list, parseShaped, record, text } from "../../shared/shape.js";
 import { type Address, isAddress } from "../address.js";
-import { askLedgerAsksMax, rememberedIdsMax } from "../limits.js";
 import { shownId } from "../framing.js";
+import { askLedgerAsksMax, rememberedIdsMax } from "../limits.js";
 import type { OwedMail } from "../settle-rules.js";
 import type { EngineContext } from "./context.js";
 

@@ -132,7 +132,7 @@ function deliver(
   }
   const owed = { id: envelope.id, from: envelope.from as Address, kind: envelope.kind };
   ctx.ledger.remember(owed);
-  if (takenOver(ctx, s, { envelope, path, requests: [], handled: false })) {
+  if (takenOver(ctx, s, envelope, path, [])) {
     // A takeover still arms the reply and counts as read.
     ctx.run.noteRead(owed);
     ctx.footer.refresh();
@@ -169,7 +169,7 @@ function deliverReply(
   }
   const quoted = quotedRequests(ctx, envelope);
   const requests = quoted.flatMap((q) => (q.copy === undefined ? [] : [q.copy]));
-  if (takenOver(ctx, s, { envelope, path, requests, handled: false })) {
+  if (takenOver(ctx, s, envelope, path, requests)) {
     ctx.footer.refresh();
     return;
   }
@@ -203,8 +203,23 @@ function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[]
   return envelope.in_reply_to.map((id): QuotedRequest => ({ id, copy: copies?.get(id) }));
 }
 
-/** Emits on message:inbound; true when a listener took the mail over, which counts for the hop count. */
-function takenOver(ctx: EngineContext, s: DeliveryState, inbound: InboundMail): boolean {
+const copyOf = (envelope: Envelope): Envelope => ({ ...envelope, in_reply_to: [...envelope.in_reply_to] });
+
+/** Emits on message:inbound; true when a listener took the mail over, which counts for the hop count.
+ * Listeners get copies: what they edit or replace on the payload never reaches the engine. */
+function takenOver(
+  ctx: EngineContext,
+  s: DeliveryState,
+  envelope: Envelope,
+  path: string,
+  requests: ReadonlyArray<{ envelope: Envelope; path: string }>,
+): boolean {
+  const inbound: InboundMail = {
+    envelope: copyOf(envelope),
+    path,
+    requests: requests.map((r) => ({ envelope: copyOf(r.envelope), path: r.path })),
+    handled: false,
+  };
   for (const listener of [...s.listeners]) {
     try {
       listener(inbound);
@@ -213,8 +228,8 @@ function takenOver(ctx: EngineContext, s: DeliveryState, inbound: InboundMail): 
       ctx.notices.once(`listener:${String(e)}`, { kind: "listener-failed", message });
     }
   }
-  if (!inbound.handled) return false;
-  ctx.run.mailEntered(inbound.envelope.hops);
+  if (inbound.handled !== true) return false;
+  ctx.run.mailEntered(envelope.hops);
   return true;
 }
 

@@ -44,6 +44,15 @@ function schedule(ctx: EngineContext, s: PollState): void {
 
 function poll(ctx: EngineContext, s: PollState): void {
   if (ctx.lifecycle.closed() || !rootHolds(ctx)) return;
+  try {
+    pollOnce(ctx, s);
+  } finally {
+    // A throw from one poll must not stop every later one.
+    if (!ctx.lifecycle.closed()) schedule(ctx, s);
+  }
+}
+
+function pollOnce(ctx: EngineContext, s: PollState): void {
   ctx.recovery.recover(false);
   ctx.recovery.retryStranded();
   ctx.owed.retry();
@@ -56,7 +65,6 @@ function poll(ctx: EngineContext, s: PollState): void {
   ctx.presence.refresh();
   checkOwner(ctx);
   if (s.sweeps.tick()) sweep(ctx);
-  if (!ctx.lifecycle.closed()) schedule(ctx, s);
 }
 
 function sweep(ctx: EngineContext): void {
