@@ -150,21 +150,28 @@ describe("a full disk", () => {
     },
   );
 
+  /** A request read by `answerer`, whose run settles with the disk full: the answer is owed. */
+  function answerOwedOnFullDisk() {
+    const mount = smallTmpfs(512);
+    const root = join(mount, "mail");
+    const world = startWorld(root);
+    const asker = startFsSession(world, newAddress());
+    const answerer = startFsSession(world, newAddress());
+    world.tick();
+    const sent = asker.engine.request(answerer.address, "What is 6*7?", "command")._unsafeUnwrap();
+    world.advance(fsPollMs);
+    answerer.engine.runStarted();
+    expect(answerer.enterAll()).toEqual([sent.envelope.id]);
+    const freeDisk = fillDisk(mount);
+    answerer.engine.runSettled({ kind: "done", text: "42" });
+    const replies = () => asker.host.injected.filter((i) => i.mail.details.kind === "reply");
+    return { root, world, asker, answerer, freeDisk, replies };
+  }
+
   it.skipIf(!isRoot)(
     "keeps an answer that could not be written at settle, and writes it once there is room again (needs root to mount a tmpfs)",
     () => {
-      const mount = smallTmpfs(512);
-      const root = join(mount, "mail");
-      const world = startWorld(root);
-      const asker = startFsSession(world, newAddress());
-      const answerer = startFsSession(world, newAddress());
-      world.tick();
-      const sent = asker.engine.request(answerer.address, "What is 6*7?", "command")._unsafeUnwrap();
-      world.advance(fsPollMs);
-      answerer.engine.runStarted();
-      expect(answerer.enterAll()).toEqual([sent.envelope.id]);
-      const freeDisk = fillDisk(mount);
-      answerer.engine.runSettled({ kind: "done", text: "42" });
+      const { root, world, asker, answerer, freeDisk, replies } = answerOwedOnFullDisk();
       expect(answerer.host.notices.map((n) => n.text)).toContainEqual(
         expect.stringMatching(/Could not write the answer to .*ENOSPC.*tried again/),
       );
@@ -173,9 +180,8 @@ describe("a full disk", () => {
       freeDisk();
       world.advance(fsPollMs);
       world.advance(fsPollMs);
-      const replies = asker.host.injected.filter((i) => i.mail.details.kind === "reply");
-      expect(replies).toHaveLength(1);
-      expect(replies[0]?.mail.content).toContain("42");
+      expect(replies()).toHaveLength(1);
+      expect(replies()[0]?.mail.content).toContain("42");
       expect(answerer.host.notices.at(-1)?.level).toBe("info");
     },
   );
@@ -183,25 +189,13 @@ describe("a full disk", () => {
   it.skipIf(!isRoot)(
     "writes an answer still owed when the session shuts down, if there is room by then (needs root to mount a tmpfs)",
     () => {
-      const mount = smallTmpfs(512);
-      const root = join(mount, "mail");
-      const world = startWorld(root);
-      const asker = startFsSession(world, newAddress());
-      const answerer = startFsSession(world, newAddress());
-      world.tick();
-      const sent = asker.engine.request(answerer.address, "What is 6*7?", "command")._unsafeUnwrap();
-      world.advance(fsPollMs);
-      answerer.engine.runStarted();
-      expect(answerer.enterAll()).toEqual([sent.envelope.id]);
-      const freeDisk = fillDisk(mount);
-      answerer.engine.runSettled({ kind: "done", text: "42" });
+      const { world, answerer, freeDisk, replies } = answerOwedOnFullDisk();
       freeDisk();
       // No poll came between: only the shutdown can write it now.
       answerer.engine.shutdown();
       world.advance(fsPollMs);
-      const replies = asker.host.injected.filter((i) => i.mail.details.kind === "reply");
-      expect(replies.map((r) => r.mail.details.kind)).toEqual(["reply"]);
-      expect(replies[0]?.mail.content).toContain("42");
+      expect(replies()).toHaveLength(1);
+      expect(replies()[0]?.mail.content).toContain("42");
     },
   );
 });

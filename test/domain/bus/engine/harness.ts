@@ -222,3 +222,29 @@ export function createBusHarness(): BusHarness {
   };
   return harness;
 }
+
+/** A `wrapFs` that runs `step` once, right after the first listing of `folder` closes: another
+ * process's step landing between what a session read and what it does next. `ran()` tells whether
+ * it came. */
+export function afterFirstListing(
+  folder: string,
+  step: () => void,
+): { wrapFs: (fs: FsLike) => FsLike; ran(): boolean } {
+  let ran = false;
+  const wrapFs = (fs: FsLike): FsLike => ({
+    ...fs,
+    opendirSync(path: string) {
+      const dir = fs.opendirSync(path);
+      if (path !== folder || ran) return dir;
+      return {
+        readSync: () => dir.readSync(),
+        closeSync() {
+          dir.closeSync();
+          ran = true;
+          step();
+        },
+      } as typeof dir;
+    },
+  });
+  return { wrapFs, ran: () => ran };
+}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { busRoot, createBusHarness, idOf } from "./harness.js";
+import { afterFirstListing, busRoot, createBusHarness, idOf } from "./harness.js";
 
 afterEach(() => vi.useRealTimers());
 
@@ -49,26 +49,10 @@ describe("join", () => {
   function racingJoins(request: { label?: string }) {
     const h = createBusHarness();
     const bob = h.start("bob");
-    let raced = false;
-    const alice = h.start("alice", {
-      wrapFs: (fs) => ({
-        ...fs,
-        opendirSync(path: string) {
-          const dir = fs.opendirSync(path);
-          if (path !== `${busRoot}/sessions` || raced) return dir;
-          return {
-            readSync: () => dir.readSync(),
-            closeSync() {
-              dir.closeSync();
-              raced = true;
-              expect(bob.engine.join(request).isOk()).toBe(true);
-            },
-          } as typeof dir;
-        },
-      }),
-    });
+    const race = afterFirstListing(`${busRoot}/sessions`, () => expect(bob.engine.join(request).isOk()).toBe(true));
+    const alice = h.start("alice", { wrapFs: race.wrapFs });
     const joined = alice.engine.join(request);
-    expect(raced).toBe(true);
+    expect(race.ran()).toBe(true);
     const live = bob.engine
       .status()
       ._unsafeUnwrap()

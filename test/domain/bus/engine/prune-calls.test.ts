@@ -3,7 +3,7 @@
 // failed before its fix.)
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sessionTtlMs } from "../../../../src/domain/bus/limits.js";
-import { busRoot, createBusHarness, idOf } from "./harness.js";
+import { afterFirstListing, busRoot, createBusHarness, idOf } from "./harness.js";
 
 afterEach(() => vi.useRealTimers());
 
@@ -12,33 +12,19 @@ describe("the prune", () => {
   // record and its claims".
   it("keeps the claims of a session that beats between being judged expired and its removal", () => {
     const h = createBusHarness();
-    let beat = false;
     const bob = h.start("bob");
     bob.engine.join({ label: "bob" });
     expect(bob.engine.claim(["src/api"]).isOk()).toBe(true);
-    const alice = h.start("alice", {
-      wrapFs: (fs) => ({
-        ...fs,
-        opendirSync(path: string) {
-          const dir = fs.opendirSync(path);
-          if (path !== `${busRoot}/inbox` || beat) return dir;
-          return {
-            readSync: () => dir.readSync(),
-            closeSync() {
-              dir.closeSync();
-              // bob's heartbeat lands after alice judged it expired, before the removal.
-              beat = true;
-              const seconds = h.clock.now() / 1000;
-              h.vol.utimesSync(`${busRoot}/sessions/${idOf.bob}.json`, seconds, seconds);
-            },
-          } as typeof dir;
-        },
-      }),
+    // bob's heartbeat lands after alice judged it expired, before the removal.
+    const beat = afterFirstListing(`${busRoot}/inbox`, () => {
+      const seconds = h.clock.now() / 1000;
+      h.vol.utimesSync(`${busRoot}/sessions/${idOf.bob}.json`, seconds, seconds);
     });
+    const alice = h.start("alice", { wrapFs: beat.wrapFs });
     alice.engine.join({ label: "alice" });
     h.ageRecord("bob", sessionTtlMs + 60_000);
     alice.engine.status();
-    expect(beat).toBe(true);
+    expect(beat.ran()).toBe(true);
     expect(h.record("bob")).toBeDefined();
     expect(h.claimFiles().filter((name) => name.includes(idOf.bob))).toHaveLength(1);
   });
