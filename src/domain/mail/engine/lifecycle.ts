@@ -136,7 +136,7 @@ function own(ctx: EngineContext, s: LifecycleState): void {
 
 function shutdown(ctx: EngineContext, s: LifecycleState): void {
   if (s.closed) return;
-  // Answers a full disk kept owed get one last try: they live in memory, and go with the process.
+  // Answers a full disk kept owed get one last try: they live in memory, and go with the session.
   ctx.owed.retry();
   ctx.asks.abort();
   // Idle, Pi has appended every quiet mail; during a run it may still hold some: keep those.
