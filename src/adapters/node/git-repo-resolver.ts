@@ -74,25 +74,24 @@ function resolve(git: string, env: NodeJS.ProcessEnv, cwd: string): Result<RepoP
   }
 }
 
-/** `place`, with the host's spelling of it when `cwd` (as given) is not the canonical cwd: the top
- * as that cwd spells it (as many folders up as the cwd sits below the top, checked to lead there),
- * else the cwd itself. */
+/** `place`, with the host's spelling of it when `cwd` (as given) is not the canonical cwd: the
+ * repository's top as that cwd spells it when it can be told, else the cwd itself. */
 function spelledFrom(cwd: string, place: RepoPlace): RepoPlace {
   const given = resolvePath(cwd);
   if (given === place.cwd) return place;
-  const below =
-    place.cwd === place.root
-      ? ""
-      : place.cwd.startsWith(`${place.root}/`)
-        ? place.cwd.slice(place.root.length + 1)
-        : undefined;
-  if (below !== undefined) {
-    let top = given;
-    for (const _ of below === "" ? [] : below.split("/")) top = dirname(top);
-    if (top !== place.root && canonical(top) === place.root)
-      return { ...place, spelled: { path: top, canonical: place.root } };
-  }
-  return { ...place, spelled: { path: given, canonical: place.cwd } };
+  const top = topAsSpelled(given, place);
+  const spelled = top === undefined ? { path: given, canonical: place.cwd } : { path: top, canonical: place.root };
+  return { ...place, spelled };
+}
+
+/** As many folders up from `given` as the cwd sits below the top, when that leads to the top (a
+ * link below the top spells nothing above it). */
+function topAsSpelled(given: string, place: RepoPlace): string | undefined {
+  if (place.cwd !== place.root && !place.cwd.startsWith(`${place.root}/`)) return undefined;
+  const depth = place.cwd === place.root ? 0 : place.cwd.slice(place.root.length + 1).split("/").length;
+  let top = given;
+  for (let up = 0; up < depth; up++) top = dirname(top);
+  return top !== place.root && canonical(top) === place.root ? top : undefined;
 }
 
 function canonical(path: string): string | undefined {

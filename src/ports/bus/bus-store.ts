@@ -65,8 +65,9 @@ export interface BusStore {
   readRecord(id: string): Result<StoredRecord | undefined, StoreError>;
   listRecords(): Result<RecordListing, StoreError>;
   /** Removes `id`'s record only while it still carries `joinToken` (a newer join keeps its own)
-   * and, given `heartbeatMs`, only while its heartbeat is still that one (a beat since keeps it). */
-  removeRecord(id: string, joinToken: string, heartbeatMs?: number): Result<void, StoreError>;
+   * and, given `heartbeatMs`, only while its heartbeat is still that one (a beat since keeps it).
+   * True when no such record is left (removed now, or gone already); false when it stayed. */
+  removeRecord(id: string, joinToken: string, heartbeatMs?: number): Result<boolean, StoreError>;
 
   /** Publishes one message into its recipient's inbox; returns the file's name. */
   deliver(message: BusMessage, sentAtMs: number): Result<string, StoreError>;

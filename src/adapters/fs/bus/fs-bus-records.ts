@@ -132,27 +132,28 @@ export function removeRecord(
   id: string,
   joinToken: string,
   heartbeatMs?: number,
-): Result<void, StoreError> {
+): Result<boolean, StoreError> {
   const path = recordPath(ctx, id);
   const there = folderThere(ctx, folderPath(ctx, "sessions"));
-  if (there.isErr() || !there.value) return there.map(() => undefined);
+  if (there.isErr() || !there.value) return there.map(() => true);
   const judged = (found: (RecordRead & { mtimeMs: number }) | undefined) =>
     found?.kind === "record" &&
     found.record.joinToken === joinToken &&
     (heartbeatMs === undefined || found.mtimeMs === heartbeatMs);
   const current = readAt(ctx, path, id);
   if (current.isErr()) return err(current.error);
-  if (!judged(current.value)) return ok(undefined);
+  // Gone already, or changed since it was judged (a beat, a newer join): that record stays.
+  if (!judged(current.value)) return ok(current.value === undefined);
   const ready = ensureOwn(ctx, folderPath(ctx, "tmp"));
   if (ready.isErr()) return err(ready.error);
   const tomb = tmpName(ctx, `removing~${id}`, suffix);
   const moved = attempt("rename", path, () => ctx.fs.renameSync(path, tomb));
-  if (failedWith(moved, "ENOENT")) return ok(undefined);
+  if (failedWith(moved, "ENOENT")) return ok(true);
   if (moved.isErr()) return err(moved.error);
   // The rename keeps the mtime: the tombstone's is the heartbeat of the record it took.
   const seen = readAt(ctx, tomb, id);
   const ours = seen.isOk() && judged(seen.value);
   // EEXIST on the way back: a newer record is in place already, and the moved one is older still.
   if (!ours) attempt("link", path, () => ctx.fs.linkSync(tomb, path));
-  return unlinkIfThere(ctx.fs, tomb).map(() => undefined);
+  return unlinkIfThere(ctx.fs, tomb).map(() => ours);
 }

@@ -30,17 +30,25 @@ function keysOf(ctx: BusContext, paths: readonly string[]): Result<string[], Bus
   return resolveClaimPaths(paths, ctx.place, (path) => ctx.realPaths.realpath(path));
 }
 
+/** Every claim of claims/, or none and an error when it holds more than one listing reads: a claim
+ * or release decided on part of them could miss a collision or its own (fail closed). */
+function allClaims(ctx: BusContext): Result<ClaimName[], BusError> {
+  return fromStore(ctx.store.listClaims()).andThen((listed) =>
+    listed.truncated
+      ? err<ClaimName[], BusError>({ kind: "claims-unlisted", entriesMax: claimsListedMax })
+      : ok(listed.claims),
+  );
+}
+
 /** The claims now, and the owners of those that could stop these keys (read only when some could). */
 function look(
   ctx: BusContext,
   keys: readonly string[],
   self: ClaimSelf,
 ): Result<{ claims: ClaimName[]; owners: Owners }, BusError> {
-  const listed = fromStore(ctx.store.listClaims());
+  const listed = allClaims(ctx);
   if (listed.isErr()) return err(listed.error);
-  // Fail closed: a colliding claim could be past the listing's bound.
-  if (listed.value.truncated) return err({ kind: "claims-unlisted", entriesMax: claimsListedMax });
-  const claims = listed.value.claims;
+  const claims = listed.value;
   if (conflictingClaims(keys, self, claims).length === 0) return ok({ claims, owners: new Map() });
   // Records after claims: a claim made after its record was written always finds it.
   return readPeers(ctx).map((peers) => ({ claims, owners: ownersOf(peers.sessions) }));
@@ -117,10 +125,9 @@ export function releaseKeys(
 ): Result<ReleaseReport, BusError> {
   const joined = membership.ensureJoined();
   if (joined.isErr()) return err(joined.error);
-  const listed = fromStore(ctx.store.listClaims());
+  const listed = allClaims(ctx);
   if (listed.isErr()) return err(listed.error);
-  if (listed.value.truncated) return err({ kind: "claims-unlisted", entriesMax: claimsListedMax });
-  const onKeys = listed.value.claims.filter((c) => keys.includes(c.key));
+  const onKeys = listed.value.filter((c) => keys.includes(c.key));
   const others = onKeys.some((c) => c.owner !== joined.value.id);
   const peers = others ? readPeers(ctx) : ok({ sessions: [], unreadable: 0 });
   if (peers.isErr()) return err(peers.error);

@@ -126,7 +126,7 @@ function join(
     const holder = findHolder(next.label, id, live);
     if (holder === undefined) break;
     if (request.label !== undefined || attempt >= 1) {
-      const undone = fromStore(
+      const undone = fromStore<unknown>(
         previous === undefined ? ctx.store.removeRecord(id, next.joinToken) : ctx.store.writeRecord(previous),
       );
       if (undone.isErr()) return err(undone.error);

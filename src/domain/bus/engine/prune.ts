@@ -44,9 +44,9 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
   // they are reaped with the record, never without it.
   const stillThere = new Set<string>();
   for (const { id, joinToken, heartbeatMs } of plan.removeRecords) {
-    if (ctx.store.removeRecord(id, joinToken, heartbeatMs).isOk()) recordsRemoved++;
-    const after = ctx.store.readRecord(id);
-    if (after.isErr() || after.value !== undefined) stillThere.add(id);
+    const removed = ctx.store.removeRecord(id, joinToken, heartbeatMs);
+    if (removed.isOk() && removed.value) recordsRemoved++;
+    else stillThere.add(id);
   }
   const reap = plan.reapClaims.filter((c) => !stillThere.has(c.owner));
   const reaped = ctx.store.removeClaims(reap).isOk() ? reap.length : 0;

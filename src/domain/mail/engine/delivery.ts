@@ -214,6 +214,8 @@ function takenOver(
   path: string,
   requests: ReadonlyArray<{ envelope: Envelope; path: string }>,
 ): boolean {
+  // Nobody listening: no copies to make on the delivery path.
+  if (s.listeners.length === 0) return false;
   const inbound: InboundMail = {
     envelope: copyOf(envelope),
     path,

@@ -105,11 +105,11 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
 
     it("removes a record only while it carries the token, and counts one already gone as removed", () => {
       store.writeRecord(sessionRecord(alice, { joinToken: tokenB }));
-      expect(store.removeRecord(alice, tokenA).isOk()).toBe(true);
+      expect(store.removeRecord(alice, tokenA)._unsafeUnwrap()).toBe(false);
       expect(store.readRecord(alice)._unsafeUnwrap()?.record.joinToken).toBe(tokenB);
-      expect(store.removeRecord(alice, tokenB).isOk()).toBe(true);
+      expect(store.removeRecord(alice, tokenB)._unsafeUnwrap()).toBe(true);
       expect(b.raw.exists(at(`sessions/${alice}.json`))).toBe(false);
-      expect(store.removeRecord(alice, tokenB).isOk()).toBe(true);
+      expect(store.removeRecord(alice, tokenB)._unsafeUnwrap()).toBe(true);
       expect(b.raw.list(at("tmp"))).toEqual([]);
     });
 
@@ -120,9 +120,9 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       // Whole seconds: utimes rounds fractions on real file systems.
       const beatMs = Math.ceil(judgedMs / 1000) * 1000 + 5_000;
       b.raw.touch(at(`sessions/${alice}.json`), beatMs);
-      expect(store.removeRecord(alice, tokenA, judgedMs).isOk()).toBe(true);
+      expect(store.removeRecord(alice, tokenA, judgedMs)._unsafeUnwrap()).toBe(false);
       expect(store.readRecord(alice)._unsafeUnwrap()?.heartbeatMs).toBe(beatMs);
-      expect(store.removeRecord(alice, tokenA, beatMs).isOk()).toBe(true);
+      expect(store.removeRecord(alice, tokenA, beatMs)._unsafeUnwrap()).toBe(true);
       expect(b.raw.exists(at(`sessions/${alice}.json`))).toBe(false);
       expect(b.raw.list(at("tmp"))).toEqual([]);
     });
@@ -139,7 +139,7 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
           b.fs.renameSync(from, to);
         },
       });
-      expect(racing.removeRecord(alice, tokenA, judgedMs).isOk()).toBe(true);
+      expect(racing.removeRecord(alice, tokenA, judgedMs)._unsafeUnwrap()).toBe(false);
       expect(store.readRecord(alice)._unsafeUnwrap()?.heartbeatMs).toBe(beatMs);
       expect(b.raw.list(at("tmp"))).toEqual([]);
     });
@@ -154,7 +154,7 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
           b.fs.renameSync(from, to);
         },
       });
-      expect(racing.removeRecord(alice, tokenA).isOk()).toBe(true);
+      expect(racing.removeRecord(alice, tokenA)._unsafeUnwrap()).toBe(false);
       expect(store.readRecord(alice)._unsafeUnwrap()?.record.joinToken).toBe(tokenB);
       expect(b.raw.list(at("tmp"))).toEqual([]);
     });
