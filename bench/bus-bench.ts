@@ -11,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  statSync,
   unlinkSync,
   writeFileSync,
   writeSync,
@@ -45,6 +46,8 @@ export interface BusFigure {
 
 export interface BusFigures {
   claim: BusFigure;
+  /** The same claims against the checked floor: the bare floor plus what a correct claim cannot skip. */
+  claimChecked: BusFigure;
   status: BusFigure;
   inbox: BusFigure;
 }
@@ -175,55 +178,121 @@ const { O_CREAT, O_EXCL, O_WRONLY } = constants;
  * Floor: a temp file written once (exclusive create, write, close) and hard-linked under the three
  * claim names (three exclusive link-creates), then one readdirSync of claims/. Its name is made and
  * its unlinks (the temp file and the three links) run outside the timing.
+ * Checked floor (`busClaimChecked`): the bare floor plus what any correct claim must also do, bare:
+ * find what each path is (a stat, which gives the device and inode, and realpath(3)), see that
+ * claims/ and tmp/ are still this user's real folders (one lstat each), remove the temp file, and
+ * check every listed name's key against the three keys (equal, or one a folder of the other).
  */
-export async function benchBusClaim(rounds: number, perRound: number): Promise<BusFigure> {
-  const s: Samples = { ours: [], floor: [], roundRatios: [] };
+export async function benchBusClaim(
+  rounds: number,
+  perRound: number,
+): Promise<{ claim: BusFigure; claimChecked: BusFigure }> {
+  const bare: Samples = { ours: [], floor: [], roundRatios: [] };
+  const checked: Samples = { ours: [], floor: [], roundRatios: [] };
   // Round -1 warms the JIT and is not counted: the first calls of ours run unoptimized code.
   for (let r = -1; r < rounds; r++) {
     const bus = freshBus("claim");
-    const claims = join(bus.root, "claims");
-    const tmp = join(bus.root, "tmp");
     mkdirSync(join(bus.repo, "src"));
-    const owner = "019ad0e0-0000-7000-8000-0000000000fc";
-    const token = cryptoEntropy.uuid();
-    measure(r < 0 ? warmUp() : s, perRound, (i) => {
-      const paths = ["a", "b", "c"].map((x) => `src/${x}-${i}.ts`);
-      for (const path of paths) writeFileSync(join(bus.repo, path), "");
-      const floorKeys = paths.map((path) => `floor/${path}`);
-      const names = floorKeys.map((key) => encodeClaimName({ key, owner, joinToken: token })._unsafeUnwrap());
-      const fileText = encodeClaimFile(owner, token, "floor", floorKeys);
-      return {
-        floor: () => {
-          const draft = join(tmp, `claim~${cryptoEntropy.uuid()}.json`);
-          const t0 = nowUs();
-          const fd = openSync(draft, O_CREAT | O_EXCL | O_WRONLY, 0o600);
-          writeSync(fd, fileText);
-          closeSync(fd);
-          for (const name of names) linkSync(draft, join(claims, name));
-          readdirSync(claims);
-          const us = nowUs() - t0;
-          unlinkSync(draft);
-          for (const name of names) unlinkSync(join(claims, name));
-          return us;
-        },
-        ours: () => {
-          const t0 = nowUs();
-          const claimed = bus.engine.claim(paths);
-          const us = nowUs() - t0;
-          if (claimed.isErr() || claimed.value.claimed.length !== 3) {
-            throw new Error(`claim failed: ${JSON.stringify(claimed)}`);
-          }
-          const released = bus.engine.release(paths);
-          if (released.isErr() || released.value.released.length !== 3) {
-            throw new Error(`release failed: ${JSON.stringify(released)}`);
-          }
-          return us;
-        },
-      };
-    });
+    const round = { ours: [] as number[], bare: [] as number[], checked: [] as number[] };
+    for (let i = 0; i < perRound; i++) {
+      const turn = claimTurn(bus, i);
+      const steps = [
+        () => round.bare.push(turn.bare()),
+        () => round.checked.push(turn.checked()),
+        () => round.ours.push(turn.ours()),
+      ];
+      // Each goes first, second and third in turn, so none always meets the warmer file system.
+      for (let k = 0; k < steps.length; k++) steps[(i + k) % steps.length]!();
+    }
     bus.engine.shutdown("quit");
+    if (r < 0) continue;
+    for (const [samples, floor] of [
+      [bare, round.bare],
+      [checked, round.checked],
+    ] as const) {
+      samples.ours.push(...round.ours);
+      samples.floor.push(...floor);
+      samples.roundRatios.push(median(round.ours) / median(floor));
+    }
   }
-  return figure(s, rounds, perRound);
+  return { claim: figure(bare, rounds, perRound), claimChecked: figure(checked, rounds, perRound) };
+}
+
+/** A name's key overlaps a key: the same path, or one a folder of the other (`/` is `%2F` in names). */
+const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}%2F`) || b.startsWith(`${a}%2F`);
+
+/** One turn of busClaim: three new files, and the three ways of claiming them, each timed. */
+function claimTurn(bus: Bus, i: number): { bare: () => number; checked: () => number; ours: () => number } {
+  const claims = join(bus.root, "claims");
+  const tmp = join(bus.root, "tmp");
+  const owner = "019ad0e0-0000-7000-8000-0000000000fc";
+  const token = "019ad0e0-0000-7000-8000-0000000000fb";
+  const paths = ["a", "b", "c"].map((x) => `src/${x}-${i}.ts`);
+  for (const path of paths) writeFileSync(join(bus.repo, path), "");
+  const floorClaim = (kind: string) => {
+    const keys = paths.map((path) => `${kind}/${path}`);
+    const names = keys.map((key) => encodeClaimName({ key, owner, joinToken: token })._unsafeUnwrap());
+    return {
+      names,
+      encodedKeys: names.map((name) => name.slice(0, name.indexOf("~"))),
+      text: encodeClaimFile(owner, token, kind, keys),
+    };
+  };
+  const link = (draft: string, text: string, names: readonly string[]) => {
+    const fd = openSync(draft, O_CREAT | O_EXCL | O_WRONLY, 0o600);
+    writeSync(fd, text);
+    closeSync(fd);
+    for (const name of names) linkSync(draft, join(claims, name));
+  };
+  const bare = floorClaim("floor");
+  const full = floorClaim("checked");
+  return {
+    bare: () => {
+      const draft = join(tmp, `claim~${cryptoEntropy.uuid()}.json`);
+      const t0 = nowUs();
+      link(draft, bare.text, bare.names);
+      readdirSync(claims);
+      const us = nowUs() - t0;
+      unlinkSync(draft);
+      for (const name of bare.names) unlinkSync(join(claims, name));
+      return us;
+    },
+    checked: () => {
+      const draft = join(tmp, `claim~${cryptoEntropy.uuid()}.json`);
+      const t0 = nowUs();
+      for (const path of paths) {
+        const absolute = join(bus.repo, path);
+        statSync(absolute, { bigint: true, throwIfNoEntry: false });
+        realpathSync.native(absolute);
+      }
+      lstatSync(claims);
+      lstatSync(tmp);
+      link(draft, full.text, full.names);
+      unlinkSync(draft);
+      let conflicts = 0;
+      for (const name of readdirSync(claims)) {
+        const key = name.slice(0, name.indexOf("~"));
+        for (const mine of full.encodedKeys) if (overlaps(key, mine) && !full.names.includes(name)) conflicts++;
+      }
+      const us = nowUs() - t0;
+      if (conflicts !== 0) throw new Error(`checked floor: ${conflicts} conflicts`);
+      for (const name of full.names) unlinkSync(join(claims, name));
+      return us;
+    },
+    ours: () => {
+      const t0 = nowUs();
+      const claimed = bus.engine.claim(paths);
+      const us = nowUs() - t0;
+      if (claimed.isErr() || claimed.value.claimed.length !== 3) {
+        throw new Error(`claim failed: ${JSON.stringify(claimed)}`);
+      }
+      const released = bus.engine.release(paths);
+      if (released.isErr() || released.value.released.length !== 3) {
+        throw new Error(`release failed: ${JSON.stringify(released)}`);
+      }
+      return us;
+    },
+  };
 }
 
 /**
@@ -344,7 +413,7 @@ export async function benchBus(quick: boolean): Promise<BusFigures> {
   const rounds = quick ? 3 : 15;
   const perRound = quick ? 10 : 40;
   return {
-    claim: await benchBusClaim(rounds, perRound),
+    ...(await benchBusClaim(rounds, perRound)),
     status: await benchBusStatus(rounds, perRound),
     // Each turn publishes 40 messages first: half the turns, for the same time as the others.
     inbox: await benchBusInbox(rounds, perRound / 2),

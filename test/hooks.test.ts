@@ -62,6 +62,16 @@ describe("README.md Hooks examples, run verbatim", () => {
     expect((await bob.mailFor(copy?.id ?? "")).mail.kind).toBe("request");
   });
 
+  // Issue 18 §3: `to` is an address, taken as given. Pi makes ids that are not UUIDs with
+  // --session-id; the example failed when `peer` was such a session's id and it had closed.
+  it("message:send, with peer a closed session's id that is not a UUID", async () => {
+    const { alice } = await pair();
+    run("message:send", alice, "mail-test-b");
+    const [copy] = envelopesIn(sandbox.root, ids.alice, "sent");
+    expect(copy).toMatchObject({ kind: "request", to: "mail-test-b", body: "Please run the test suite." });
+    expect(envelopesIn(sandbox.root, "mail-test-b", "new").map((e) => e.id)).toEqual([copy?.id]);
+  });
+
   it("no-provider", async () => {
     const { alice } = await pair();
     run("no-provider", alice, ids.bob);

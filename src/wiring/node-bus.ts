@@ -39,6 +39,7 @@ export function createNodeBus(options: NodeBusOptions): BusEngine {
       root: busFolder(options.agentDir, options.place),
       uid: currentUid(),
       entropy: cryptoEntropy,
+      warn: (warning) => options.host.warn(warning),
     }),
     place: options.place,
     clock: systemClock,

@@ -136,7 +136,8 @@ describe.skipIf(!hasTmux)(title, () => {
     expect(shown).toContain("Session bus · this session has not joined · w joins it and listens");
     expect(shown).toContain("[Sessions (0)]");
     expect(shown).toContain("Nobody has joined the bus on this repository yet.");
-    expect(shown).toContain("Tab/Shift+Tab switch · ↑↓ PgUp/PgDn move · Enter open · w listen · x release");
+    // Not listening: w would start a next-turn watch (wake is the session tool's to set).
+    expect(shown).toContain("Tab/Shift+Tab switch · ↑↓ PgUp/PgDn move · Enter open · w listen next turn · x release");
   });
 
   it("shows a peer that joins and claims without a key press (the 1 s poll)", async () => {
@@ -156,7 +157,7 @@ describe.skipIf(!hasTmux)(title, () => {
     expect(opened).toMatch(/owner {6}peer\n/);
     expect(opened).toContain(`owner id   ${peer.id}`);
     expect(opened).toContain("Held by peer; only its owner releases it.");
-    expect(opened).toContain("g/G top/end · w listen · Esc back");
+    expect(opened).toContain("g/G top/end · w listen next turn · Esc back");
     await pressEscape();
     const back = await shows((s) => selected(s) === "src  peer", "the Claims list again", keyMs);
     expect(back).toContain("[Claims (1)]");
@@ -179,11 +180,13 @@ describe.skipIf(!hasTmux)(title, () => {
       keyMs,
     );
     expect(joined).toContain("board: listening: mail is reported at the next turn.");
+    expect(joined).toContain("Enter open · w stop listening · x release");
     tui().keys("Tab");
     const sessions = await shows((s) => s.includes("[Sessions (2)]"), "two sessions", keyMs);
-    // The selection stays on the row it was on (peer); this session's row sorts before it.
-    expect(sessions).toMatch(/^ {2}board \(you\) +active {2}next turn {2}0 unread {2}0 claims$/m);
-    expect(sessions).toMatch(/^> peer +active {2}next turn {2}0 unread {2}1 claim$/m);
+    // The selection stays on the row it was on (peer); this session's row sorts before it. The
+    // columns line up: the label column is as wide as "board (you)".
+    expect(sessions).toMatch(/^ {2}board \(you\) {2}active {2}next turn {2}0 unread {2}0 claims$/m);
+    expect(sessions).toMatch(/^> peer {9}active {2}next turn {2}0 unread {2}1 claim$/m);
   });
 
   it("x on its own claim asks y/N: n keeps it, y releases it (and its file)", async () => {
@@ -228,7 +231,8 @@ describe.skipIf(!hasTmux)(title, () => {
     tui().keys("PPage");
     await shows(selectedStarts("lib/f01.ts"), "a page up", keyMs);
     tui().keys("G");
-    const bottom = await shows((s) => selected(s) === "src  peer", "the last row", keyMs);
+    // The window holds lib/f08.ts … src: the path column is as wide as lib/f08.ts.
+    const bottom = await shows((s) => selected(s) === "src         peer", "the last row", keyMs);
     expect(bottom).not.toContain("lib/f07.ts");
     tui().keys("Up");
     await shows(selectedStarts("lib/f30.ts"), "one row up", keyMs);

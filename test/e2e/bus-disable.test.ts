@@ -86,7 +86,9 @@ describe("PI_DISABLED_EXTENSIONS: one extension of the package off, the other on
       expect(call).toMatchObject({ isError: true, text: `Tool ${tool} not found` });
     }
     expect(await sessionOk(mailOff, { action: "join", label: "mail-off" })).toMatch(/^On the bus as mail-off \(/);
-    expect(await sessionOk(on, { action: "status" })).toContain(`- mail-off (${noMail.id}) · active · next turn`);
+    expect(await sessionOk(on, { action: "status" })).toContain(
+      `- mail-off (${noMail.id.slice(0, 8)}) · active · next turn`,
+    );
   });
 
   it("no session wrote anything unexpected to stderr", () => {

@@ -74,10 +74,10 @@ describe("membership over a session's life: worktrees, kill -9, reload, new_sess
     expect(recordOf(bus, tree.id)).toMatchObject({ label: "lc-wt", cwd: lcWt, root: lcWt });
 
     expect(await sessionRefused(t, { action: "claim", paths: ["src/shared.ts"] })).toBe(
-      `Nothing claimed: src/shared.ts is claimed by lc (${main.id}).`,
+      "Nothing claimed: src/shared.ts is claimed by lc.",
     );
     expect(await sessionRefused(t, { action: "claim", paths: [`${lcWt}/src`] })).toBe(
-      `Nothing claimed: src is claimed by lc (${main.id}) (through src/shared.ts).`,
+      "Nothing claimed: src overlaps src/shared.ts, claimed by lc.",
     );
     expect(await sessionOk(t, { action: "claim", paths: ["src/other.ts"] })).toBe("Claimed src/other.ts.");
     expect(claimKeysOf(bus, main.id)).toEqual(["src/shared.ts"]);
@@ -94,7 +94,7 @@ describe("membership over a session's life: worktrees, kill -9, reload, new_sess
 
     const status = await sessionOk(p, { action: "status" });
     expect(status.split("\n")).toContain(
-      `- doomed (${doomed.id}) · gone: its process ended; its label and paths are free`,
+      `- doomed (${doomed.id.slice(0, 8)}) · gone: its process ended; its label and paths are free`,
     );
     expect(status).not.toContain("src/k.ts");
     expect(await sessionRefused(p, { action: "send", to: "doomed", text: "are you there?" })).toBe(
@@ -108,7 +108,7 @@ describe("membership over a session's life: worktrees, kill -9, reload, new_sess
     expect(claimKeysOf(bus, main.id)).toEqual(["src/k.ts", "src/shared.ts"]);
 
     expect(await sessionOk(t, { action: "join", label: "doomed" })).toBe(
-      `On the bus as doomed (was lc-wt) (${tree.id}); next turn: new mail is reported with the next prompt. Pi's session name is now doomed.`,
+      `On the bus as doomed (was lc-wt) (${tree.id.slice(0, 8)}); next turn: new mail is reported with the next prompt. Pi's session name is now doomed.`,
     );
     // The gone row stays until its heartbeat ages out, so a lead sees what died.
     expect(recordOf(bus, doomed.id)?.label).toBe("doomed");
@@ -145,6 +145,12 @@ describe("membership over a session's life: worktrees, kill -9, reload, new_sess
     expect(response).toMatchObject({ success: true, data: { cancelled: false } });
     expect(recordOf(bus, reloader.id)).toBeUndefined();
     expect(claimKeysOf(bus, reloader.id)).toEqual([]);
+    // The person is told what the leaving freed.
+    expect(notices(r.events)).toContainEqual({
+      message:
+        "session-bus: this session left the bus and released 1 claim: src/r.ts. Other sessions may claim them now.",
+      level: "info",
+    });
     const fresh = await piState(r);
     expect(fresh.sessionId).not.toBe(reloader.id);
     freshId = fresh.sessionId;
@@ -167,7 +173,7 @@ describe("membership over a session's life: worktrees, kill -9, reload, new_sess
     expect(await sessionOk(r, { action: "status" })).toMatch(/^This session is not on the bus: /);
 
     expect(await sessionOk(r, { action: "join" })).toBe(
-      `On the bus as reloader (${reloader.id}); next turn: new mail is reported with the next prompt.`,
+      `On the bus as reloader (${reloader.id.slice(0, 8)}); next turn: new mail is reported with the next prompt.`,
     );
     expect(recordOf(bus, reloader.id)).toMatchObject({ label: "reloader", pid: r.pid, armed: true, wake: false });
   });
@@ -178,6 +184,11 @@ describe("membership over a session's life: worktrees, kill -9, reload, new_sess
     expect(status.code).toBe(0);
     expect(recordOf(bus, tree.id)).toBeUndefined();
     expect(claimKeysOf(bus, tree.id)).toEqual([]);
+    expect(notices(t.events)).toContainEqual({
+      message:
+        "session-bus: this session left the bus and released 1 claim: src/other.ts. Other sessions may claim them now.",
+      level: "info",
+    });
     const listed = await sessionOk(p, { action: "status" });
     expect(listed).not.toContain(tree.id);
     expect(notices(t.events).filter((n) => n.level === "error")).toEqual([]);

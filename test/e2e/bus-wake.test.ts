@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   busFolder,
   busNotices,
+  callSession,
   countType,
   gitRepository,
   quietFor,
@@ -60,9 +61,9 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
 
   /** `sender` sends; resolves with the message id the bus wrote. */
   const send = async (to: string, text: string, kind = "message") => {
-    const sent = await sessionOk(s, { action: "send", to, text, kind });
-    const id = /^Sent \S+ (\S+) /.exec(sent)?.[1];
-    if (id === undefined) throw new Error(`no message id in "${sent}"`);
+    const sent = await callSession(s, { action: "send", to, text, kind });
+    const id = (sent.details.result as { messageId?: string } | undefined)?.messageId;
+    if (sent.isError || id === undefined) throw new Error(`no message id in "${sent.text}"`);
     return id;
   };
   /** The records from `since` up to the n-th `agent_settled` after it (1-based). */
@@ -77,7 +78,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
 
   it("join with wake: a message raises one turn with no prompt, its notice a session-bus custom message that consumes nothing", async () => {
     expect(await sessionOk(w, { action: "join", label: "waker", wake: true })).toBe(
-      `On the bus as waker (${waker.id}); wake: new mail raises a turn as soon as this session is idle. Pi's session name is now waker.`,
+      `On the bus as waker (${waker.id.slice(0, 8)}); wake: new mail raises a turn as soon as this session is idle. Pi's session name is now waker.`,
     );
     expect(recordOf(bus, waker.id)).toMatchObject({ label: "waker", armed: true, wake: true });
 
@@ -89,7 +90,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
     const notices = busNotices(run);
     expect(notices).toEqual([
       {
-        content: `[session-bus] 1 new message on the bus.\nmessage from sender (${sender.id})\n  ping from sender\nRead them with session({action:"inbox"}) when they matter to your work; this notice consumed nothing.`,
+        content: `[session-bus] 1 new message on the bus.\nmessage from sender (${sender.id.slice(0, 8)})\n  ping from sender\nRead them with session({action:"inbox"}) when they matter to your work; this notice consumed nothing.`,
         delivery: "wake",
         ids: [id],
         headline: "1 new message on the bus",
@@ -99,7 +100,9 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
     expect(assistantOutcomes(run).map((o) => o.text)).toEqual(["echo: [session-bus] 1 new message on the bus."]);
     expect(run.find(isSettled)?.aborted).toBe(false);
     expect(readInbox(bus, waker.id).map((m) => m.id)).toEqual([id]);
-    expect(await sessionOk(w, { action: "inbox" })).toBe(`message from sender (${sender.id})\n  ping from sender`);
+    expect(await sessionOk(w, { action: "inbox" })).toBe(
+      `message from sender (${sender.id.slice(0, 8)})\n  ping from sender`,
+    );
   });
 
   it("a handoff wakes the session headlined as the work it assigns, and the woken model reads it with inbox", async () => {
@@ -117,7 +120,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
     const inboxEnd = run.find((r) => r.type === "tool_execution_end" && r.toolName === "session");
     expect(inboxEnd?.isError).toBe(false);
     expect(assistantOutcomes(run).at(-1)?.text).toBe(
-      `tool said: handoff from sender (${sender.id})\n  Take over src/api.\n  CALL_TOOL session {"action":"inbox"}`,
+      `tool said: handoff from sender (${sender.id.slice(0, 8)})\n  Take over src/api.\n  CALL_TOOL session {"action":"inbox"}`,
     );
     expect(readInbox(bus, waker.id)).toEqual([]);
   });
@@ -180,7 +183,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
 
   it("a plain join reports new mail with the next prompt, once, and raises no turn", async () => {
     expect(await sessionOk(n, { action: "join" })).toBe(
-      `On the bus as works (${nexter.id}); next turn: new mail is reported with the next prompt.`,
+      `On the bus as works (${nexter.id.slice(0, 8)}); next turn: new mail is reported with the next prompt.`,
     );
     const since = n.mark();
     const id = await send("works", "read me at your next turn", "ask");
@@ -194,7 +197,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
     expect(roles).toEqual(["user", "custom", "assistant"]);
     expect(busNotices(next.records)).toEqual([
       {
-        content: `[session-bus] 1 new message on the bus.\nask from sender (${sender.id})\n  read me at your next turn\nRead them with session({action:"inbox"}) when they matter to your work; this notice consumed nothing.`,
+        content: `[session-bus] 1 new message on the bus.\nask from sender (${sender.id.slice(0, 8)})\n  read me at your next turn\nRead them with session({action:"inbox"}) when they matter to your work; this notice consumed nothing.`,
         delivery: "next-turn",
         ids: [id],
         headline: "1 new message on the bus",
@@ -207,7 +210,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
 
   it("join with listen:false is on the bus but not listening: mail waits for inbox, no report, no turn", async () => {
     expect(await sessionOk(d, { action: "join", label: "deaf", listen: false })).toBe(
-      `On the bus as deaf (${deaf.id}); not listening: mail waits in the inbox until session inbox reads it. Pi's session name is now deaf.`,
+      `On the bus as deaf (${deaf.id.slice(0, 8)}); not listening: mail waits in the inbox until session inbox reads it. Pi's session name is now deaf.`,
     );
     expect(recordOf(bus, deaf.id)).toMatchObject({ armed: false, wake: false });
     const since = d.mark();
@@ -216,7 +219,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
     expect(busNotices(d.events.slice(since))).toEqual([]);
     expect(countType(d.events.slice(since), "agent_start")).toBe(1);
     expect(assistantOutcomes(next.records).map((o) => o.text)).toEqual(["echo: hello"]);
-    expect(await sessionOk(d, { action: "inbox" })).toBe(`message from sender (${sender.id})\n  unheard`);
+    expect(await sessionOk(d, { action: "inbox" })).toBe(`message from sender (${sender.id.slice(0, 8)})\n  unheard`);
   });
 
   it("no session wrote anything unexpected to stderr", () => {

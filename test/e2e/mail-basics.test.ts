@@ -273,7 +273,7 @@ describe("session-mail between real Pi RPC sessions: requests, asks, steering, r
       {
         level: "error",
         message:
-          'No running session is named "bee" or has an id starting with it. A closed session is reached by its full id.',
+          'No running session is named "bee", and an id prefix needs at least 8 characters. A closed session is reached by its full id.',
       },
     ]);
 

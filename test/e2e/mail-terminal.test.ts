@@ -87,7 +87,7 @@ describe("session-mail for a person at the terminal, between real Pi RPC session
     expect(await mailbox(b, "nobody hello")).toEqual({
       level: "error",
       message:
-        'No running session is named "nobody" or has an id starting with it. A closed session is reached by its full id.',
+        'No running session is named "nobody", and an id prefix needs at least 8 characters. A closed session is reached by its full id.',
     });
     expect(await mailbox(b, '"code reviewer please')).toMatchObject({ level: "error" });
   });

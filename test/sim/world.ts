@@ -155,6 +155,7 @@ function clockFor(clock: VirtualClock, timers: Set<TimerHandle>, alive: () => bo
   };
   return {
     now: () => clock.now(),
+    monotonic: () => clock.monotonic(),
     setTimer: (ms, fn) => track((f) => clock.setTimer(ms, f), fn),
     defer: (fn) => track((f) => clock.defer(f), fn),
   };

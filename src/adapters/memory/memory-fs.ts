@@ -173,12 +173,14 @@ export function createMemoryFs(): { fs: FsLike; vol: Volume } {
     fsyncSync: (fd) => vol.fsyncSync(fd),
     ftruncateSync: (fd, length) => vol.ftruncateSync(fd, length),
     fstatSync: (fd) => fstatLikeLinux(vol, fd, opened.get(fd)),
+    futimesSync: (fd, atime, mtime) => vol.futimesSync(fd, atime, mtime),
     lstatSync: (path) => statsOf(vol.lstatSync(path)),
     renameSync: (oldPath, newPath) => renameLikeLinux(vol, oldPath, newPath),
     unlinkSync: (path) => vol.unlinkSync(path),
     linkSync: (existingPath, newPath) => vol.linkSync(existingPath, newPath),
     mkdirSync: (path, options) => vol.mkdirSync(path, options),
     chmodSync: (path, mode) => vol.chmodSync(path, mode),
+    fchmodSync: (fd, mode) => vol.fchmodSync(fd, mode),
     readdirSync: ((path: string, options?: { withFileTypes: true }) =>
       options === undefined ? vol.readdirSync(path).map(String) : direntsOf(vol, path)) as FsLike["readdirSync"],
     opendirSync: (path) => {

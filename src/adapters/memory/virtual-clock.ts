@@ -85,6 +85,7 @@ export function createVirtualClock(startMs: number): VirtualClock {
 
   return {
     now: () => monotonicMs + wallOffsetMs,
+    monotonic: () => monotonicMs,
     setTimer(ms: number, fn: () => void): TimerHandle {
       const id = seq++;
       timers.set(id, { dueMs: monotonicMs + nonNegativeDelay(ms), seq: id, fn });

@@ -11,6 +11,8 @@ function clampDelayMs(ms: number): number {
 /** Wall clock and Node timers. Every timer is unref'd: a mailbox timer must never keep a process alive. */
 export const systemClock: Clock = {
   now: () => Date.now(),
+  // CLOCK_MONOTONIC: it stands still while the machine is suspended, and no wall step moves it.
+  monotonic: () => performance.now(),
   setTimer(ms: number, fn: () => void): TimerHandle {
     const timer = setTimeout(fn, clampDelayMs(ms));
     timer.unref();

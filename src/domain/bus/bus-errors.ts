@@ -29,6 +29,12 @@ export type BusError =
   /** `claims/` holds more entries than one listing reads: a claim checked against part of them
    * could collide with one past the bound, and a release could miss its own, so neither is done. */
   | { kind: "claims-unlisted"; entriesMax: number }
+  /** Another process of this session id joined after this one and reads its mail: this one is off
+   * the bus, and only an explicit join takes it back. */
+  | { kind: "displaced"; pid: number | undefined }
+  /** `sessions/` holds more entries than one listing reads: a label may be held by a session past
+   * the bound, and a claim's owner may be one, so neither is judged free. */
+  | { kind: "records-unlisted"; entriesMax: number }
   | LabelError
   | TextError
   | RecipientError
@@ -57,8 +63,14 @@ export function describeBusStoreError(error: StoreError): string {
 }
 
 function describeConflict(conflict: ClaimConflict): string {
-  const held = conflict.heldPath === conflict.path ? "" : ` (through ${path(conflict.heldPath)})`;
-  return `${path(conflict.path)} is claimed by ${label(conflict.holder.label)} (${label(conflict.holder.id)})${held}`;
+  // A holder is live, and a live session's label is its own alone: the label names it, no id needed.
+  const holder = label(conflict.holder.label);
+  if (conflict.sameFile === true) {
+    return `${path(conflict.path)} is the same file as ${path(conflict.heldPath)}, claimed by ${holder}`;
+  }
+  if (conflict.heldPath === conflict.path) return `${path(conflict.path)} is claimed by ${holder}`;
+  // The path asked for is not itself claimed: it contains, or lies inside, the one that is.
+  return `${path(conflict.path)} overlaps ${path(conflict.heldPath)}, claimed by ${holder}`;
 }
 
 export function describeBusError(error: BusError): string {
@@ -81,6 +93,10 @@ export function describeBusError(error: BusError): string {
     }
     case "claims-unlisted":
       return `The bus's claims/ folder holds more than ${error.entriesMax.toLocaleString("en-US")} entries, too many to read whole: nothing was claimed or released. Run session status to clear the claims of sessions that are gone, or remove what does not belong there.`;
+    case "displaced":
+      return `Another process${error.pid === undefined ? "" : ` (pid ${error.pid})`} of this session joined the bus after this one and reads its mail now: this one is off the bus. Join again (session join) to take the bus back here.`;
+    case "records-unlisted":
+      return `The bus's sessions/ folder holds more than ${error.entriesMax.toLocaleString("en-US")} entries, too many to read whole: nothing was done, since a session past them could hold this label or path. Run session status to clear the records of sessions that are gone, or remove what does not belong there.`;
     case "invalid-label":
       return `"${label(error.label)}" is not a label: use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most ${labelCharsMax} characters.`;
     case "label-taken":
@@ -105,6 +121,8 @@ export function describeBusError(error: BusError): string {
       return `A path is longer than ${error.charsMax} characters.`;
     case "repository-root":
       return `path "${path(error.given)}" is the repository, not a path in it.`;
+    case "worktree-top":
+      return `path "${path(error.given)}" is another worktree of this repository, not a path in it: claim its paths from it or through it.`;
     case "outside-repository":
       return `path "${path(error.given)}" is outside the repository.`;
     default: {

@@ -11,8 +11,10 @@ export interface SessionRecord {
   id: string;
   /** How peers address it: unique among live sessions (case-insensitive). */
   label: string;
-  /** The process that owns the record, judged like a mail running record (pid + start token). */
-  pid: number;
+  /** The process that owns the record, judged like a mail running record (pid + start token). This
+   * build always writes it; a record without one (another implementation's) is judged by its
+   * heartbeat alone. */
+  pid?: number;
   started?: string;
   bootId?: string;
   pidNamespace?: string;
@@ -52,4 +54,6 @@ export interface ClaimName {
   key: string;
   owner: string;
   joinToken: string;
+  /** Set on the second name of an existing file's claim: its `<device>-<inode>`. */
+  identity?: string | undefined;
 }

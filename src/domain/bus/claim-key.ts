@@ -2,6 +2,10 @@
 // says who holds what, so checking a path against every claim reads no claim file. The key is
 // percent-encoded byte by byte outside [A-Za-z0-9._-] (`/` is `%2F`, `~` is `%7E`, a leading `.`
 // is `%2E` so no claim is a dot-file), which makes the name one safe segment and `~` a separator.
+// An existing file's claim has a second name, `#<device>-<inode>#<encoded key>~<owner>~<join token>`:
+// the same listing then says who holds a file under any of its names (hard links), and the key in
+// it lets a release by key find it. No key's name starts with a raw `#` (it is `%23`), so the two
+// never meet, and a build that knows no identity names skips them (they do not decode for it).
 import { err, ok, type Result } from "neverthrow";
 import type { Shape } from "../shared/shape.js";
 import { encodeUtf8 } from "../shared/text/utf8.js";
@@ -56,12 +60,23 @@ function encodeKey(key: string): string {
   return out;
 }
 
+/** `<device>-<inode>`, decimal, no leading zeros: one spelling per file. */
+const identityPattern = /^(?:0|[1-9][0-9]{0,19})-(?:0|[1-9][0-9]{0,19})$/;
+
+function isFileIdentity(value: string): boolean {
+  return identityPattern.test(value);
+}
+
 /** The claim file's name, or why there is none. */
 export function encodeClaimName(claim: ClaimName): Result<string, ClaimNameError> {
   if (!isClaimKey(claim.key)) return err({ kind: "bad-key", key: claim.key });
+  if (claim.identity !== undefined && !isFileIdentity(claim.identity)) {
+    return err({ kind: "bad-key", key: `#${claim.identity}` });
+  }
   if (!isBusId(claim.owner)) return err({ kind: "bad-id", field: "owner", value: claim.owner });
   if (!isBusId(claim.joinToken)) return err({ kind: "bad-id", field: "joinToken", value: claim.joinToken });
-  const name = `${encodeKey(claim.key)}~${claim.owner}~${claim.joinToken}`;
+  const identity = claim.identity === undefined ? "" : `#${claim.identity}#`;
+  const name = `${identity}${encodeKey(claim.key)}~${claim.owner}~${claim.joinToken}`;
   // Every character of the name is ASCII, so its length is its size in bytes.
   if (name.length > claimNameBytesMax) {
     return err({ kind: "key-too-long", key: claim.key, nameBytes: name.length, nameBytesMax: claimNameBytesMax });
@@ -99,6 +114,7 @@ function decodeKey(encoded: string): string | undefined {
  * removing a decoded claim removes that very file. */
 export function decodeClaimName(name: string): ClaimName | undefined {
   if (name.length > claimNameBytesMax) return undefined;
+  if (name.startsWith("#")) return decodeIdentityName(name);
   const parts = name.split("~");
   if (parts.length !== 3) return undefined;
   const [encoded, owner, joinToken] = parts as [string, string, string];
@@ -115,6 +131,15 @@ export function decodeClaimName(name: string): ClaimName | undefined {
   const claim = { key, owner, joinToken };
   const again = encodeClaimName(claim);
   return again.isOk() && again.value === name ? claim : undefined;
+}
+
+/** `#<identity>#<path claim's name>`: the path claim's name decoded, the identity added. */
+function decodeIdentityName(name: string): ClaimName | undefined {
+  const end = name.indexOf("#", 1);
+  const identity = name.slice(1, end);
+  if (end < 0 || !isFileIdentity(identity)) return undefined;
+  const claim = decodeClaimName(name.slice(end + 1));
+  return claim === undefined || claim.identity !== undefined ? undefined : { ...claim, identity };
 }
 
 /** What the claim files of one create hold (they are links of one file): for a person reading

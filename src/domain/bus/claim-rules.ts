@@ -1,7 +1,7 @@
 // Who may hold a path (A24, A27): the pure half of a claim and a release. The engine lists the
 // claims, reads the records this needs, and applies the plan; a claim is all or nothing.
 import type { ClaimName } from "./bus-files.js";
-import { keysConflict } from "./claim-paths.js";
+import { type ClaimTarget, keysConflict } from "./claim-paths.js";
 import { reapPerCallMax } from "./limits.js";
 import type { SessionState } from "./session-liveness.js";
 
@@ -30,15 +30,28 @@ export interface ClaimConflict {
   path: string;
   heldPath: string;
   holder: Holder;
+  /** `path` is `heldPath`'s file under another name (a hard link, or a file moved and linked to). */
+  sameFile?: boolean;
 }
 
 function isOwnClaim(claim: ClaimName, self: ClaimSelf): boolean {
   return claim.owner === self.id && claim.joinToken === self.joinToken;
 }
 
-/** The claims that could stop these keys: every colliding claim that is not this membership's. */
-export function conflictingClaims(keys: readonly string[], self: ClaimSelf, claims: readonly ClaimName[]): ClaimName[] {
-  return claims.filter((claim) => !isOwnClaim(claim, self) && keys.some((key) => keysConflict(key, claim.key)));
+/** A path claim collides by its key (the same path, or a folder of it); a file's identity claim by
+ * its device and inode (the same file under another name). */
+function collides(target: ClaimTarget, claim: ClaimName): boolean {
+  if (claim.identity === undefined) return keysConflict(target.key, claim.key);
+  return target.identity !== undefined && target.identity === claim.identity;
+}
+
+/** The claims that could stop these targets: every colliding claim that is not this membership's. */
+export function conflictingClaims(
+  targets: readonly ClaimTarget[],
+  self: ClaimSelf,
+  claims: readonly ClaimName[],
+): ClaimName[] {
+  return claims.filter((claim) => !isOwnClaim(claim, self) && targets.some((target) => collides(target, claim)));
 }
 
 /** The live holder of a claim, or undefined for an orphan: owner record missing, carrying another
@@ -52,36 +65,71 @@ export function liveHolder(claim: ClaimName, owners: Owners): Holder | undefined
 interface ClaimPlan {
   /** Keys this membership holds already: a no-op success. */
   held: string[];
-  /** Keys to create a claim file for. */
-  create: string[];
+  /** Claim files to make: a path claim per key not held, and an identity claim per existing file
+   * that has none under this membership (a file made since its path was claimed gets one now). */
+  create: ClaimName[];
   /** Orphans in the way, to remove. */
   reap: ClaimName[];
   /** Live conflicts: any one means nothing is claimed. */
   blocked: ClaimConflict[];
 }
 
+/** Whether an identity claim still names the file its path leads to: an inode is freed when its
+ * file is replaced (an editor's save by rename) and may be reused by an unrelated one. */
+export type StillTheFile = (claim: ClaimName, target: ClaimTarget) => boolean;
+
+/** Identity claims whose path claim (the same key, owner and token) is not in `claims`: a claim
+ * that reaped the path claim (its owner was expired) left the identity, which then holds nothing. */
+export function strayIdentities(claims: readonly ClaimName[]): Set<ClaimName> {
+  const paths = new Set<string>();
+  for (const claim of claims)
+    if (claim.identity === undefined) paths.add(`${claim.owner}~${claim.joinToken}~${claim.key}`);
+  const stray = new Set<ClaimName>();
+  for (const claim of claims) {
+    if (claim.identity !== undefined && !paths.has(`${claim.owner}~${claim.joinToken}~${claim.key}`)) stray.add(claim);
+  }
+  return stray;
+}
+
 /** `owners` needs every owner of a conflicting claim (an empty map when there is none). */
 export function planClaim(
-  keys: readonly string[],
+  targets: readonly ClaimTarget[],
   self: ClaimSelf,
   claims: readonly ClaimName[],
   owners: Owners,
+  stillTheFile: StillTheFile,
 ): ClaimPlan {
-  const own = new Set(claims.filter((claim) => isOwnClaim(claim, self)).map((claim) => claim.key));
-  const plan: ClaimPlan = {
-    held: keys.filter((key) => own.has(key)),
-    create: keys.filter((key) => !own.has(key)),
-    reap: [],
-    blocked: [],
-  };
-  for (const claim of conflictingClaims(keys, self, claims)) {
-    const holder = liveHolder(claim, owners);
+  const own = new Set<string>();
+  for (const claim of claims) {
+    if (isOwnClaim(claim, self)) own.add(claim.identity === undefined ? claim.key : `#${claim.identity}#${claim.key}`);
+  }
+  const plan: ClaimPlan = { held: [], create: [], reap: [], blocked: [] };
+  for (const { key, identity } of targets) {
+    if (own.has(key)) plan.held.push(key);
+    else plan.create.push({ key, owner: self.id, joinToken: self.joinToken });
+    if (identity !== undefined && !own.has(`#${identity}#${key}`)) {
+      plan.create.push({ key, owner: self.id, joinToken: self.joinToken, identity });
+    }
+  }
+  const stray = strayIdentities(claims);
+  for (const claim of conflictingClaims(targets, self, claims)) {
+    const holder = stray.has(claim) ? undefined : liveHolder(claim, owners);
     if (holder === undefined) {
       if (plan.reap.length < reapPerCallMax) plan.reap.push(claim);
       continue;
     }
-    for (const key of keys) {
-      if (keysConflict(key, claim.key)) plan.blocked.push({ path: key, heldPath: claim.key, holder });
+    const sameFile = claim.identity !== undefined;
+    for (const target of targets) {
+      if (!collides(target, claim) || (sameFile && !stillTheFile(claim, target))) continue;
+      // A key claimed outright collides by its path and by its file: said once, by the path.
+      const seen = plan.blocked.findIndex(
+        (b) => b.path === target.key && b.heldPath === claim.key && b.holder.id === holder.id,
+      );
+      const conflict = sameFile
+        ? { path: target.key, heldPath: claim.key, holder, sameFile }
+        : { path: target.key, heldPath: claim.key, holder };
+      if (seen < 0) plan.blocked.push(conflict);
+      else if (!sameFile) plan.blocked[seen] = conflict;
     }
   }
   return plan;

@@ -43,6 +43,17 @@ export const pathSegmentsMax = 256;
 export const announcedIdsMax = 10_000;
 /** Claims one claim call reaps as orphans (the rest wait for the next call). */
 export const reapPerCallMax = 1_000;
+/** Rows of ended sessions (their process provably gone) a prune keeps for the board, newest first;
+ * older ones go at once, so a storm of crashes does not leave every listing reading them. */
+export const goneRowsMax = 50;
+/** Owners of colliding claims a claim reads by their own record; more, and it lists sessions/. */
+export const ownerReadsMax = 1_000;
+/** A wall clock that moved this much further than the monotonic clock between two calls stepped
+ * (suspend and resume, NTP): the step is not time this reader saw pass. */
+export const clockStepToleranceMs = 1_000;
+/** A running, unstopped process whose heartbeat is older than this by the wall clock suggests the
+ * clock stepped: no mail is expired by that reading. */
+export const heartbeatLateMs = 6 * heartbeatMs;
 
 // Store bounds.
 /** Ids that become file names (session ids, join tokens, message ids): at most this many characters. */
@@ -57,12 +68,27 @@ export const recordBytesMax = 2 * pathCharsMax * 6 + 16 * 1024;
 export const messageBytesMax = messageTextCharsMax * 6 + pathsPerCallMax * (pathCharsMax * 6 + 3) + 16 * 1024;
 /** A claim file's name: NAME_MAX on Linux and macOS, in bytes. */
 export const claimNameBytesMax = 255;
-/** Entries one listing of sessions/ reads. */
-export const recordsListedMax = 2_000;
+/** Entries one listing of sessions/ reads; past it, no label is judged free and no claim an orphan
+ * for want of its owner's record (each owner is then read by its own name). */
+export const recordsListedMax = 20_000;
+/** Heartbeats a reader remembers watching (one per record of a full listing). */
+export const silenceWatchIdsMax = recordsListedMax;
 /** Entries one listing of claims/ reads: the one listing a claim check costs. */
 export const claimsListedMax = 20_000;
 /** Entries one listing of an inbox reads (peek, count, prune); past it the front is the front of what was read. */
 export const inboxEntriesMax = 20_000;
+/** Dot-files one listing passes over, counted apart from its entries: never data, so they cannot
+ * hide a record or a message, and their own bound keeps a folder of them from making it endless. */
+export const dotEntriesListedMax = 20_000;
+/** Entries of its own inbox one watch poll lists (the listing goes on where the last one stopped). */
+export const inboxPassSliceMax = 2_000;
+/** Files one session's index of its own inbox holds; past it the order of what is left is not exact. */
+export const inboxIndexedMax = 200_000;
+/** A message published this long before a listing of its inbox began may be missing from it (the
+ * sender's write and rename, the file system's clock grain): that listing is exact before it. */
+export const arrivalSettleMs = 100;
+/** Shown messages set aside one look at an inbox settles (one read shows at most inboxLimitMax). */
+export const asideListedMax = 1_000;
 /** Inbox folders one listing of inbox/ returns. */
 export const inboxesListedMax = 2_000;
 /** Entries one sweep of tmp/ looks at, and removes at most. */
@@ -72,3 +98,14 @@ export const tmpLeftoverAgeMs = 60 * 60_000;
 /** The repository resolver's git run: its time limit and the most output it reads. */
 export const gitTimeoutMs = 5_000;
 export const gitOutputBytesMax = 64 * 1024;
+/** A `.git` file read to tell a worktree nested in another (its `gitdir:` line): at most this many bytes. */
+export const gitLinkBytesMax = 8 * 1024;
+
+// What the model and a person read.
+/** One `status` text stops adding sessions and paths before it would pass this many characters
+ * (UTF-16 units); what it left out is counted in one closing line. */
+export const statusTextCharsMax = 8_000;
+/** A session id is shown as its shortest prefix no other known id starts with, at least this long. */
+export const idShownCharsMin = 8;
+/** Session ids the extension remembers to keep those prefixes apart (a status read replaces them). */
+export const idsKnownMax = 4_000;

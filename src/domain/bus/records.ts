@@ -9,6 +9,8 @@ import { labelCharsMax, pathCharsMax, storedFieldCharsMax } from "./limits.js";
 const flag: Shape = (value, path) => (typeof value === "boolean" ? undefined : `${path} must be a boolean`);
 const absolutePath = text({ minLength: 1, maxLength: pathCharsMax, pattern: /^\// });
 const optionalFields = ["started", "bootId", "pidNamespace"];
+/** On disk a record may also lack its pid: judged by its heartbeat, never called dead for it. */
+const storedOptionalFields = ["pid", ...optionalFields];
 
 /** What this build writes. */
 const writtenShape = record(
@@ -34,7 +36,7 @@ const storedShape = record(
   {
     id: busId,
     label: text({ minLength: 1, maxLength: storedFieldCharsMax }),
-    pid: integer(1),
+    pid: either(integer(1), isNull),
     started: either(text({ maxLength: storedFieldCharsMax }), isNull),
     bootId: either(text({ maxLength: storedFieldCharsMax }), isNull),
     pidNamespace: either(text({ maxLength: storedFieldCharsMax }), isNull),
@@ -45,7 +47,7 @@ const storedShape = record(
     wake: flag,
     joinedAt: text({ maxLength: storedFieldCharsMax }),
   },
-  optionalFields,
+  storedOptionalFields,
 );
 
 /** Why a file of sessions/ is not a record this build reads (the store's Unreadable reasons). */
@@ -54,7 +56,8 @@ type RecordDecodeError =
   | { kind: "wrong-shape"; reason: string }
   | { kind: "name-mismatch"; id: string; fileId: string };
 
-type Stored = Omit<SessionRecord, "started" | "bootId" | "pidNamespace"> & {
+type Stored = Omit<SessionRecord, "pid" | "started" | "bootId" | "pidNamespace"> & {
+  pid?: number | null;
   started?: string | null;
   bootId?: string | null;
   pidNamespace?: string | null;
@@ -69,7 +72,6 @@ export function decodeSessionRecord(json: string, fileId: string): Result<Sessio
   const decoded: SessionRecord = {
     id: stored.id,
     label: stored.label,
-    pid: stored.pid,
     joinToken: stored.joinToken,
     cwd: stored.cwd,
     root: stored.root,
@@ -77,6 +79,7 @@ export function decodeSessionRecord(json: string, fileId: string): Result<Sessio
     wake: stored.wake,
     joinedAt: stored.joinedAt,
   };
+  if (typeof stored.pid === "number") decoded.pid = stored.pid;
   // Only the known fields are kept: a newer build's extra fields stay on disk, not in memory.
   if (typeof stored.started === "string" && stored.started !== "") decoded.started = stored.started;
   if (typeof stored.bootId === "string" && stored.bootId !== "") decoded.bootId = stored.bootId;

@@ -5,7 +5,8 @@ import type { SessionRecord } from "./bus-files.js";
 import { sessionTtlMs } from "./limits.js";
 
 /** active: a recipient, its label and claims held. gone: its process is provably dead, so its label
- * and claims are free at once, but its row stays until its heartbeat ages out. expired: the heartbeat is older than the TTL, whatever runs: pruned. */
+ * and claims are free at once, but its row stays until its heartbeat ages out. expired: silent past
+ * the TTL, whatever runs: pruned. */
 export type SessionState = "active" | "gone" | "expired";
 
 export interface JudgedSession {
@@ -15,18 +16,30 @@ export interface JudgedSession {
   verdict: LivenessVerdict;
 }
 
-/** A session record read at `nowMs` by a process running as `here`. A hung process (alive, silent)
- * holds its label and claims until the TTL; a heartbeat ahead of the clock is fresh. */
+/** A session record read at `nowMs` by a process running as `here`, which has watched its heartbeat
+ * stand still for `silentForMs` of its own monotonic time. A heartbeat ahead of the clock is fresh.
+ * A record whose process is provably gone holds nothing, so its row may go when the wall clock says
+ * it aged out. Any other (a hung process, one in another pid namespace, a record with no pid) holds
+ * its label and claims until it is past the TTL by the wall clock AND this reader saw it stay silent
+ * that long: one wall-clock reading after a step (suspend, NTP) would expire every live peer. */
 export function judgeSession(
   stored: { record: SessionRecord; heartbeatMs: number },
   here: ProcessIdentity,
   nowMs: number,
+  silentForMs: number,
   examine: (pid: number, started: string | undefined) => ProcessReport,
 ): JudgedSession {
   const ageMs = nowMs - stored.heartbeatMs;
   const verdict = judgeProcess(stored.record, here, ageMs, sessionTtlMs, examine);
-  // A silent record from another namespace is past the TTL by then: expired, like a hung one.
-  const state: SessionState = ageMs > sessionTtlMs ? "expired" : verdict.kind === "gone" ? "gone" : "active";
+  const stale = ageMs > sessionTtlMs;
+  const state: SessionState =
+    verdict.kind === "gone"
+      ? stale
+        ? "expired"
+        : "gone"
+      : stale && silentForMs >= sessionTtlMs
+        ? "expired"
+        : "active";
   return { ...stored, state, verdict };
 }
 

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import { sanitizeField } from "../shared/text/sanitize.js";
+import { uniquePrefixes as sharedUniquePrefixes } from "../shared/unique-prefix.js";
 import { type Address, isAddress, isUuid, shortId } from "./address.js";
 import { idPrefixCharsMin, labelFieldCharsMax } from "./limits.js";
 
@@ -35,11 +36,13 @@ export function resolveAddress(
     return refuseSelf(wanted as Address);
   }
   if (wanted === self) return err({ kind: "self", address: self });
-  // 2. Exact session name, then an id prefix of at least 8 characters. A name that reads like
-  // another session's short id must not capture mail typed to that id: both matching is ambiguous.
+  // 2. Exact session name, then an id prefix of at least 8 characters: a name is the stronger claim.
+  // A session that takes a name another session's id starts with is warned when it does.
   const byName = running.filter((r) => r.name === wanted);
-  const byPrefix = wanted.length >= idPrefixCharsMin ? running.filter((r) => r.address.startsWith(wanted)) : [];
-  const matches = [...byName, ...byPrefix.filter((r) => !byName.includes(r))];
+  const matches =
+    byName.length > 0 || wanted.length < idPrefixCharsMin
+      ? byName
+      : running.filter((r) => r.address.startsWith(wanted));
   // 3. One match resolves; several are refused naming each; none is refused.
   if (matches.length === 0) return err({ kind: "not-found", to: wanted });
   if (matches.length > 1) {
@@ -67,35 +70,22 @@ export function prefixedAmong(
 
 const hasName = (a: Addressee): a is Addressee & { name: string } => a.name !== undefined && a.name !== "";
 
-function commonPrefixLength(a: string, b: string): number {
-  const end = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < end && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
-
 /**
  * For each running session, the shortest prefix of its id, at least idPrefixCharsMin characters,
- * that resolves to it alone: no other id starts with it and no other session is named so. Pi's ids
- * are UUIDv7, so sessions started within a minute share their first 8 characters. Sorted, an id
- * shares its longest prefix with a neighbour, so this is one sort, not a comparison of all pairs.
+ * that resolves to it alone: no other id starts with it and no other session is named so.
  */
 export function uniquePrefixes(running: readonly Addressee[]): Map<Address, string> {
-  const sorted = [...new Set(running.map((r) => r.address))].sort();
   const names = new Map<string, number>();
   for (const r of running) if (hasName(r)) names.set(r.name, (names.get(r.name) ?? 0) + 1);
   const ownName = new Map(running.filter(hasName).map((r) => [r.address, r.name]));
-  const prefixes = new Map<Address, string>();
-  sorted.forEach((address, i) => {
-    const before = i > 0 ? commonPrefixLength(address, sorted[i - 1]!) : 0;
-    const after = i + 1 < sorted.length ? commonPrefixLength(address, sorted[i + 1]!) : 0;
-    let length = Math.min(address.length, Math.max(idPrefixCharsMin, before + 1, after + 1));
-    // A prefix another session is named after would match both: it grows past the name.
-    const namedByOthers = (prefix: string) => (names.get(prefix) ?? 0) > (ownName.get(address) === prefix ? 1 : 0);
-    while (length < address.length && namedByOthers(address.slice(0, length))) length++;
-    prefixes.set(address, address.slice(0, length));
-  });
-  return prefixes;
+  // A prefix another session is named after would reach that session by name: it grows past it.
+  const namedByOthers = (prefix: string, address: Address) =>
+    (names.get(prefix) ?? 0) > (ownName.get(address) === prefix ? 1 : 0);
+  return sharedUniquePrefixes(
+    running.map((r) => r.address),
+    idPrefixCharsMin,
+    namedByOthers,
+  );
 }
 
 /** The shortest prefix of `address` (at least idPrefixCharsMin characters) that resolves to it
@@ -130,8 +120,15 @@ export function describeAddressError(error: AddressError): string {
       );
       return `"${sanitizeField(error.to, labelFieldCharsMax)}" matches ${error.candidates.length} running sessions: ${listed.join(", ")}. Type the name or prefix shown, or the full id; /name in a session gives it a name.`;
     }
-    case "not-found":
-      return `No running session is named "${sanitizeField(error.to, labelFieldCharsMax)}" or has an id starting with it. A closed session is reached by its full id.`;
+    case "not-found": {
+      const to = sanitizeField(error.to, labelFieldCharsMax);
+      // Shorter than a prefix may be, it was never compared with an id: say the rule, not a finding.
+      const unmatched =
+        error.to.length < idPrefixCharsMin
+          ? `is named "${to}", and an id prefix needs at least ${idPrefixCharsMin} characters`
+          : `is named "${to}" or has an id starting with it`;
+      return `No running session ${unmatched}. A closed session is reached by its full id.`;
+    }
     default: {
       const never: never = error;
       return never;

@@ -4,7 +4,8 @@ import type { ProcessIdentity, ProcessReport } from "../../ports/shared/process-
 
 /** What a record says about the process that owns it. */
 interface RecordedProcess {
-  pid: number;
+  /** Absent in a record another implementation wrote without one: judged by its heartbeat alone. */
+  pid?: number | undefined;
   started?: string;
   bootId?: string;
   pidNamespace?: string;
@@ -35,6 +36,8 @@ export function judgeProcess(
   }
   if (recorded.bootId !== undefined && here.bootId !== undefined && recorded.bootId !== here.bootId)
     return { kind: "gone" };
+  // No pid is no evidence either way: never called dead for it, the heartbeat decides.
+  if (recorded.pid === undefined) return { kind: "running", liveness: "unknown", stopped: false };
   const { liveness, stopped } = examine(recorded.pid, recorded.started);
   return liveness === "gone" ? { kind: "gone" } : { kind: "running", liveness, stopped };
 }

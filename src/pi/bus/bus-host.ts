@@ -5,16 +5,20 @@ import { describeBusStoreError } from "../../domain/bus/bus-errors.js";
 import { labelCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { BusHost, BusWarning } from "../../ports/bus/bus-host.js";
-import { noticeContent, noticeType } from "./notice.js";
+import { noticeContent, noticeIds, noticeType } from "./notice.js";
+import type { ShortIds } from "./short-ids.js";
+import { busOpenedText } from "./texts.js";
 
 function warningText(warning: BusWarning): string {
   switch (warning.kind) {
     case "displaced":
-      return `Another process (pid ${warning.pid}) of this session joined the bus after this one and owns its record now: this one is off the bus until it joins again.`;
+      return `Another process${warning.pid === undefined ? "" : ` (pid ${warning.pid})`} of this session joined the bus after this one and owns its record now: this one is off the bus until it joins again.`;
     case "record-lost":
       return warning.label === undefined
         ? "This session's bus record was pruned (the process was suspended too long): it is off the bus and its claims are free; join again."
         : `This session's bus record was pruned (the process was suspended too long): it joined again as ${sanitizeField(warning.label, labelCharsMax)}, and the paths it held are free.`;
+    case "bus-opened":
+      return busOpenedText(warning);
     case "store-failed":
       return `The bus could not ${warning.op === "watch" ? "read this session's inbox" : warning.op === "heartbeat" ? "write this session's heartbeat" : "remove this session's record"}: ${describeBusStoreError(warning.error)}.`;
     default: {
@@ -32,11 +36,12 @@ export function createBusHost(
   /** Inside the session's shutdown: a warning about leaving (a record that could not be removed)
    * is still shown, though the session is no longer live. */
   isLeaving: () => boolean,
+  shortIds: ShortIds,
 ): BusHost {
   return {
     raiseTurn(notice) {
       if (!isLive()) return;
-      const { content, details } = noticeContent(notice);
+      const { content, details } = noticeContent(notice, shortIds.among(noticeIds(notice)));
       pi.sendMessage({ customType: noticeType, content, display: true, details }, { triggerTurn: true });
     },
     isIdle() {
@@ -45,6 +50,20 @@ export function createBusHost(
       } catch {
         return false;
       }
+    },
+    recorded(messageIds) {
+      // Read at shutdown too (no longer live): the session's entries are still this session's.
+      const wanted = new Set(messageIds);
+      const found = new Set<string>();
+      try {
+        for (const entry of ctx.sessionManager.getEntries()) {
+          if (entry.type !== "message") continue;
+          for (const id of inboxIdsOf(entry.message)) if (wanted.has(id)) found.add(id);
+        }
+      } catch {
+        // Unknown: nothing counts as recorded, so what was shown goes back rather than being lost.
+      }
+      return found;
     },
     warn(warning) {
       const leaving = isLeaving();
@@ -58,4 +77,12 @@ export function createBusHost(
       }
     },
   };
+}
+
+/** The message ids an `inbox` result of the session tool carries in its details. */
+function inboxIdsOf(message: unknown): string[] {
+  const m = message as { role?: unknown; toolName?: unknown; details?: { action?: unknown; ids?: unknown } };
+  if (m?.role !== "toolResult" || m.toolName !== "session" || m.details?.action !== "inbox") return [];
+  const ids = m.details.ids;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
 }

@@ -8,11 +8,13 @@ import type { BusEngine, JoinRequest, StartReason } from "../../domain/bus/engin
 import { createNodeBus, resolveBusPlace } from "../../wiring/node-bus.js";
 import { isDisabled } from "../shared/disabled.js";
 import { createBusHost } from "./bus-host.js";
+import { releasedText } from "./farewell.js";
 import { labelChannel, provideJoin } from "./join-api.js";
-import { noticeContent, noticeType, readNoticeDetails } from "./notice.js";
+import { noticeContent, noticeIds, noticeType, readNoticeDetails } from "./notice.js";
 import { renderNotice } from "./notice-view.js";
 import { type BusAccess, registerSessionTool } from "./session-tool.js";
 import { registerSessionsCommand } from "./sessions-command.js";
+import { createShortIds } from "./short-ids.js";
 import { dropStaleNotices } from "./stale-notices.js";
 
 interface Live {
@@ -27,9 +29,15 @@ interface Live {
   leaving?: boolean;
 }
 
+/** Claims a /new, /resume or fork released, told in the session that follows: the TUI clears its
+ * chat to show that session, so a line shown during the shutdown would be gone at once. Module
+ * state, because Pi runs the factory again in the same module for the next session. */
+let releasedUntold: string | undefined;
+
 export default function sessionBus(pi: ExtensionAPI): void {
   if (isDisabled("session-bus")) return;
   let live: Live | undefined;
+  const shortIds = createShortIds();
 
   const announce = (current: Live, id: string, label: string | undefined) => {
     current.announced = label;
@@ -51,16 +59,20 @@ export default function sessionBus(pi: ExtensionAPI): void {
         () => live === current,
         () => access.changed(),
         () => current.leaving === true,
+        shortIds,
       ),
       agentDir: agentDirFromEnv(),
       place: place.value,
     });
     current.engine = engine;
-    engine.sessionStarted({ id: current.ctx.sessionManager.getSessionId(), name: pi.getSessionName() }, current.reason);
+    const id = current.ctx.sessionManager.getSessionId();
+    shortIds.own(id);
+    engine.sessionStarted({ id, name: pi.getSessionName() }, current.reason);
     return engine;
   };
 
   const access: BusAccess = {
+    shortIds,
     engine: () => (live === undefined ? undefined : engineOf(live)),
     join(request: JoinRequest) {
       const current = live;
@@ -84,6 +96,9 @@ export default function sessionBus(pi: ExtensionAPI): void {
 
   pi.on("session_start", (event, ctx) => {
     live = { ctx, reason: event.reason, engine: undefined, failed: undefined, announced: undefined };
+    const untold = releasedUntold;
+    releasedUntold = undefined;
+    if (untold !== undefined) ctx.ui.notify(untold, "info");
     // A reload keeps the membership: the engine takes back its record and listens again at once,
     // and the label is announced again to the extensions whose factories ran anew.
     if (event.reason !== "reload") return;
@@ -99,11 +114,13 @@ export default function sessionBus(pi: ExtensionAPI): void {
     if (current?.engine === undefined) return;
     const member = current.engine.membership();
     current.leaving = true;
+    let released: string[] = [];
     try {
-      current.engine.shutdown(event.reason);
+      released = current.engine.shutdown(event.reason);
     } finally {
       current.leaving = false;
     }
+    if (released.length > 0) tellReleased(current.ctx, event.reason, releasedText(released));
     if (member !== undefined && event.reason !== "reload")
       pi.events.emit(labelChannel, { id: member.id, label: undefined });
   });
@@ -115,7 +132,7 @@ export default function sessionBus(pi: ExtensionAPI): void {
     if (event.messageType === "custom" && event.message.customType === noticeType) return undefined;
     const notice = live?.engine?.promptStarting();
     if (notice === undefined) return undefined;
-    const { content, details } = noticeContent(notice);
+    const { content, details } = noticeContent(notice, shortIds.among(noticeIds(notice)));
     return { message: { customType: noticeType, content, display: true, details } };
   });
   pi.on("context", (event) => {
@@ -141,6 +158,18 @@ function announcedIn(ctx: ExtensionContext): string[] {
     });
   } catch {
     return [];
+  }
+}
+
+/** Where a person reads what a leaving released. A TUI quit has stopped the TUI before the
+ * shutdown, so its line goes to the terminal; /new, /resume and a fork tell the next session. */
+function tellReleased(ctx: ExtensionContext, reason: string, text: string): void {
+  try {
+    if (ctx.mode === "rpc") ctx.ui.notify(text, "info");
+    else if (ctx.mode === "tui" && reason !== "quit") releasedUntold = text;
+    else process.stderr.write(`${text}\n`);
+  } catch {
+    // A line about leaving is not worth a failed shutdown.
   }
 }
 

@@ -15,6 +15,10 @@ export function renderNotice(
   const body = safeLines(textOf(message.content)).slice(1);
   const text = (s: string) => theme.fg("customMessageText", s);
   if (options.expanded) lines.push(...body.map((line) => ({ text: line, style: text })));
-  else if (body.length > 0) lines.push({ text: body[0] ?? "", style: text, oneLine: true });
+  else {
+    // Collapsed: who wrote and what, not the row's header with its id (older notices have no preview).
+    const first = details?.preview ?? body[0];
+    if (first !== undefined) lines.push({ text: first, style: text, oneLine: true });
+  }
   return blockComponent(lines, { padX: options.outputPad, background: (s) => theme.bg("customMessageBg", s) });
 }

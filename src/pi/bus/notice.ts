@@ -3,7 +3,12 @@
 // so a notice that carries one is headlined as that work.
 
 import { shownPaths } from "../../domain/bus/inbox-read.js";
-import { handoffBodyCharsMax, inboxReadCharsMax, labelCharsMax } from "../../domain/bus/limits.js";
+import {
+  handoffBodyCharsMax,
+  inboxReadCharsMax,
+  labelCharsMax,
+  noticePreviewCharsMax,
+} from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { MailNotice } from "../../ports/bus/bus-host.js";
 import { indentBody } from "./texts.js";
@@ -17,11 +22,15 @@ interface NoticeDetails {
   /** The message ids it announced: stale once none of them is in the inbox any more. */
   ids: string[];
   headline: string;
+  /** The collapsed line: the first sender's label and the first line of its text. */
+  preview?: string | undefined;
 }
 
 const label = (text: string) => sanitizeField(text, labelCharsMax);
 /** A preview is at most a handoff's 800 characters; one line of it can be no longer. */
 const noticeLineCharsMax = handoffBodyCharsMax;
+/** The collapsed line: a label, ": ", a line of the preview and "(and N more)". */
+const previewLineCharsMax = labelCharsMax + noticePreviewCharsMax + 32;
 
 function headline(notice: MailNotice): string {
   const count = notice.messages.length;
@@ -41,14 +50,30 @@ function hint(notice: MailNotice): string {
   return `Read them with ${read} when they matter to your work; this notice consumed nothing.`;
 }
 
-export function noticeContent(notice: MailNotice): { content: string; details: NoticeDetails } {
+/** The ids a notice names (its senders), for the shortener that keeps them apart. */
+export const noticeIds = (notice: MailNotice) => notice.messages.map((m) => m.from);
+
+/** `lead: the first line` of the first message, and how many more came with it. */
+function collapsedLine(notice: MailNotice): string | undefined {
+  const first = notice.messages[0];
+  if (first === undefined) return undefined;
+  const line = first.preview.split(/\r\n|\n|\r/).find((l) => l.trim() !== "") ?? "";
+  const rest = notice.messages.length - 1;
+  const more = rest > 0 ? ` (and ${rest} more)` : "";
+  return `${label(first.fromLabel)}: ${sanitizeField(line.trim(), noticePreviewCharsMax)}${more}`;
+}
+
+export function noticeContent(
+  notice: MailNotice,
+  short: (id: string) => string = (id) => id,
+): { content: string; details: NoticeDetails } {
   const title = headline(notice);
   const rows: string[] = [];
   let chars = 0;
   for (const m of notice.messages) {
     const about = m.paths.length > 0 ? ` · paths: ${shownPaths(m.paths)}` : "";
     const body = indentBody(m.preview, noticeLineCharsMax);
-    const row = `${m.kind} from ${label(m.fromLabel)} (${label(m.from)})${about}\n${body}${m.clipped ? " …" : ""}`;
+    const row = `${m.kind} from ${label(m.fromLabel)} (${label(short(m.from))})${about}\n${body}${m.clipped ? " …" : ""}`;
     // The same budget as an inbox read: a burst of long previews must not flood the context.
     if (rows.length > 0 && chars + row.length > inboxReadCharsMax) break;
     rows.push(row);
@@ -58,7 +83,13 @@ export function noticeContent(notice: MailNotice): { content: string; details: N
   if (rest > 0) rows.push(`… and ${rest} more`);
   return {
     content: `[session-bus] ${title}.\n${rows.join("\n")}\n${hint(notice)}`,
-    details: { delivery: notice.delivery, seq: notice.seq, ids: notice.messages.map((m) => m.id), headline: title },
+    details: {
+      delivery: notice.delivery,
+      seq: notice.seq,
+      ids: notice.messages.map((m) => m.id),
+      headline: title,
+      preview: collapsedLine(notice),
+    },
   };
 }
 
@@ -72,5 +103,7 @@ export function readNoticeDetails(details: unknown): NoticeDetails | undefined {
     seq: typeof d.seq === "number" ? d.seq : 0,
     ids: d.ids,
     headline: typeof d.headline === "string" ? d.headline : "bus mail",
+    // Read back from a session file: sanitized again, and no longer than this build writes it.
+    preview: typeof d.preview === "string" ? sanitizeField(d.preview, previewLineCharsMax) : undefined,
   };
 }

@@ -10,7 +10,9 @@ import { inboxLimitDefault, inboxLimitMax, messageTextCharsMax } from "../../dom
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { lineComponent } from "../shared/line-component.js";
 import { renderToolResult, type ViewTheme } from "../shared/tool-view.js";
-import { type ActionText, claimText, inboxText, joinText, releaseText, sendText, statusText } from "./texts.js";
+import type { ShortIds } from "./short-ids.js";
+import { statusText, viewIds } from "./status-text.js";
+import { type ActionText, claimText, inboxIds, inboxText, joinText, releaseText, sendIds, sendText } from "./texts.js";
 
 const actions = ["status", "send", "inbox", "claim", "release", "join"] as const;
 type Action = (typeof actions)[number];
@@ -60,6 +62,8 @@ export interface BusAccess {
   join(request: JoinRequest): ReturnType<BusEngine["join"]>;
   /** After any action: the label may have changed (an implicit join), which the extension announces. */
   changed(): void;
+  /** The session ids this extension knows, to show each as a short prefix. */
+  shortIds: ShortIds;
 }
 
 function run(access: BusAccess, params: SessionParams): { outcome: ActionText; data: unknown } {
@@ -67,21 +71,30 @@ function run(access: BusAccess, params: SessionParams): { outcome: ActionText; d
   if (engine === undefined) throw new Error("The bus is not running in this session.");
   const done = <T>(result: Result<T, BusError>, text: (value: T) => ActionText) => {
     if (result.isErr()) throw new Error(describeBusError(result.error));
-    return { outcome: text(result.value), data: result.value as unknown };
+    const outcome = text(result.value);
+    return { outcome, data: outcome.data ?? (result.value as unknown) };
   };
+  const { shortIds } = access;
   switch (params.action) {
     case "status":
-      return done(engine.status(), statusText);
+      return done(engine.status(), (view) => {
+        shortIds.listed(viewIds(view));
+        return statusText(view);
+      });
     case "send":
-      return done(engine.send({ to: params.to, text: params.text, kind: params.kind, paths: params.paths }), sendText);
+      return done(engine.send({ to: params.to, text: params.text, kind: params.kind, paths: params.paths }), (r) =>
+        sendText(r, shortIds.among(sendIds(r))),
+      );
     case "inbox":
-      return done(engine.inbox(params.limit), inboxText);
+      return done(engine.inbox(params.limit), (read) => inboxText(read, shortIds.among(inboxIds(read))));
     case "claim":
       return done(engine.claim(params.paths ?? []), claimText);
     case "release":
       return done(engine.release(params.paths ?? []), releaseText);
     case "join":
-      return done(access.join({ label: params.label, wake: params.wake, listen: params.listen }), joinText);
+      return done(access.join({ label: params.label, wake: params.wake, listen: params.listen }), (r) =>
+        joinText(r, shortIds.among([r.id])),
+      );
     default: {
       const never: never = params.action;
       throw new Error(`Unknown action ${JSON.stringify(never)}.`);
@@ -105,7 +118,7 @@ export function registerSessionTool(pi: ExtensionAPI, access: BusAccess): void {
     label: "Bus: sessions on this repository",
     description:
       'Coordinate with the other Pi sessions on this repository. status: who is on the bus, their unread mail and claimed paths. send: a short message to a label or id (kind message, event, ask or handoff; to "*" for an event to everyone). inbox: read and consume your mail, oldest first. claim / release: hold files or directories before editing them; a path another session holds is refused, naming the holder (a claim does not lock the file: it works when every session claims first). join: go on the bus under a label, and listen for mail (wake: true raises a turn when mail comes).',
-    promptSnippet: "session: see and message the other Pi sessions on this repository, and claim paths before editing",
+    promptSnippet: "see and message the other Pi sessions on this repository, and claim paths before editing",
     promptGuidelines: [
       "Claim the files you will edit with session claim before editing them, and release them when done.",
       "When a bus notice says you have mail, read it with session inbox at your next coordination point.",
@@ -118,9 +131,12 @@ export function registerSessionTool(pi: ExtensionAPI, access: BusAccess): void {
       const params = raw as unknown as SessionParams;
       try {
         const { outcome, data } = run(access, params);
+        // An inbox result names the messages it shows: the session's record of what reached the
+        // model, which the bus reads back before it deletes them (or puts back what never did).
+        const ids = params.action === "inbox" ? { ids: (data as { ids?: string[] }).ids ?? [] } : {};
         return {
           content: [{ type: "text" as const, text: outcome.text }],
-          details: { action: params.action, summary: outcome.summary, result: data },
+          details: { action: params.action, summary: outcome.summary, result: data, ...ids },
         };
       } finally {
         access.changed();

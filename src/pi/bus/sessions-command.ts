@@ -3,71 +3,18 @@
 // It takes no argument, joins nothing and prunes nothing; only the board's `w` and `x` act.
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { describeBusError } from "../../domain/bus/bus-errors.js";
-import type { BusEngine, InboxPreview, StatusView } from "../../domain/bus/engine/index.js";
-import { inboxLimitMax } from "../../domain/bus/limits.js";
+import type { BusEngine } from "../../domain/bus/engine/index.js";
 import { createBoard } from "./board/board.js";
-import type { ActionOutcome, BoardActions, BoardSnapshot, InboxRow } from "./board/board-model.js";
+import type { ActionOutcome, BoardActions } from "./board/board-model.js";
+import { readBoardSnapshot } from "./board/board-read.js";
 import { formatListing } from "./board/listing.js";
 import type { BusAccess } from "./session-tool.js";
-import { listeningWords, releaseText } from "./texts.js";
-
-function inboxRows(preview: InboxPreview | undefined): InboxRow[] {
-  return (preview?.entries ?? []).map((entry) =>
-    entry.kind === "message"
-      ? {
-          type: "message",
-          id: entry.message.id,
-          fromId: entry.message.from,
-          fromLabel: entry.message.fromLabel,
-          kind: entry.message.kind,
-          text: entry.message.text,
-          paths: entry.message.paths,
-          sentAt: entry.message.sentAt,
-          arrivalMs: entry.arrivedMs,
-        }
-      : { type: "unreadable", file: entry.name },
-  );
-}
-
-/** The engine's read-only view as the board draws it. */
-function boardSnapshot(view: StatusView, preview: InboxPreview | undefined, nowMs: number): BoardSnapshot {
-  const listening = listeningWords(view.self.listening) as BoardSnapshot["self"]["listening"];
-  return {
-    self: {
-      id: view.self.id ?? "",
-      ...(view.self.label === undefined ? {} : { label: view.self.label }),
-      joined: view.self.joined,
-      listening,
-    },
-    sessions: view.sessions.map((s) => ({
-      id: s.id,
-      label: s.label,
-      state: s.state,
-      listening: listeningWords(s.listening) as BoardSnapshot["sessions"][number]["listening"],
-      unread: s.unread ?? 0,
-      claims: s.claims,
-      cwd: s.cwd,
-      heartbeatAgeMs: Math.max(0, nowMs - s.heartbeatMs),
-      self: s.self,
-    })),
-    inbox: inboxRows(preview),
-    inboxFiles: preview?.files,
-    claims: view.sessions.flatMap((s) =>
-      s.state === "active" ? s.claims.map((key) => ({ key, ownerId: s.id, ownerLabel: s.label, own: s.self })) : [],
-    ),
-  };
-}
-
-function readSnapshot(engine: BusEngine): BoardSnapshot {
-  const view = engine.snapshot();
-  if (view.isErr()) throw new Error(describeBusError(view.error));
-  return boardSnapshot(view.value, engine.peek(inboxLimitMax).unwrapOr(undefined), Date.now());
-}
+import { releaseText } from "./texts.js";
 
 function boardActions(access: BusAccess, engine: BusEngine): BoardActions {
   const outcome = (ok: boolean, message: string): ActionOutcome => ({ ok, message });
   return {
-    snapshot: () => readSnapshot(engine),
+    snapshot: () => readBoardSnapshot(engine),
     toggleListening() {
       const member = engine.membership();
       // `w` starts a plain watch (next turn) or stops it; wake is set with the tool.
@@ -105,7 +52,7 @@ export function registerSessionsCommand(pi: ExtensionAPI, access: BusAccess): vo
       if (ctx.mode !== "tui") {
         let text: string;
         try {
-          text = formatListing(readSnapshot(engine));
+          text = formatListing(readBoardSnapshot(engine));
         } catch (error) {
           text = error instanceof Error ? error.message : String(error);
         }

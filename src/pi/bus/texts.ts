@@ -10,17 +10,19 @@ import type {
   ListeningState,
   ReleaseReport,
   SendReport,
-  StatusView,
 } from "../../domain/bus/engine/index.js";
-import { shownPaths } from "../../domain/bus/inbox-read.js";
+import { inboxRowHeader, shownPaths } from "../../domain/bus/inbox-read.js";
 import { labelCharsMax, pathCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
+import type { BusWarning } from "../../ports/bus/bus-host.js";
 
 export interface ActionText {
   /** What the model reads. */
   text: string;
   /** The collapsed line in the TUI. */
   summary: string;
+  /** The details' result, when not the engine's value whole (a status of 20,000 claims). */
+  data?: unknown;
 }
 
 /** Unreadable inbox files named by one read; the rest are counted (a junk-filled inbox could name
@@ -57,51 +59,36 @@ export function indentBody(body: string, charsMax: number): string {
     .join("\n");
 }
 
-function selfLine(view: StatusView): string {
-  const { self } = view;
-  if (!self.joined || self.label === undefined) {
-    return "This session is not on the bus: it joins with join, or at its first send, inbox, claim or release.";
-  }
-  return `This session: ${label(self.label)} (${label(self.id ?? "")}), listening: ${listeningWords(self.listening)}.`;
-}
+/** A session id as a line shows it: the shortest prefix that tells it apart (see short-ids.ts). */
+export type ShortId = (id: string) => string;
+const fullId: ShortId = (id) => id;
 
-export function statusText(view: StatusView): ActionText {
-  const rows = view.sessions.map((s) => {
-    const who = `${label(s.label)}${s.self ? " (this session)" : ` (${label(s.id)})`}`;
-    if (s.state === "gone") return `- ${who} · gone: its process ended; its label and paths are free`;
-    const unread = s.unread === undefined ? "unread unknown" : `${s.unread} unread`;
-    const stopped = s.stopped ? " · stopped (Ctrl-Z): reads nothing until continued" : "";
-    const claims = s.claims.length === 0 ? "no claims" : `claims: ${paths(s.claims)}`;
-    return `- ${who} · active · ${listeningWords(s.listening)} · ${unread} · ${claims}${stopped}`;
-  });
-  const active = view.sessions.filter((s) => s.state === "active").length;
-  const claimCount = view.sessions.reduce((n, s) => n + (s.state === "active" ? s.claims.length : 0), 0);
-  const listing = rows.length === 0 ? "Nobody has joined the bus on this repository." : rows.join("\n");
-  const unreadable =
-    view.unreadableRecords > 0 ? `\n${plural(view.unreadableRecords, "session record")} this build cannot read.` : "";
-  return {
-    text: `${selfLine(view)}\nSessions (${active} active):\n${listing}${unreadable}`,
-    summary: `${plural(active, "active session")} · ${plural(claimCount, "claim")}`,
-  };
-}
+/** The ids a send report names, for the shortener that keeps them apart. */
+export const sendIds = (report: SendReport) => [...report.delivered, ...report.failed].map((r) => r.id);
 
-export function sendText(report: SendReport): ActionText {
-  const to = report.delivered.map((r) => `${label(r.label)} (${label(r.id)})`).join(", ");
+export function sendText(report: SendReport, short: ShortId = fullId): ActionText {
+  const id = (raw: string) => label(short(raw));
+  const to = report.delivered.map((r) => `${label(r.label)} (${id(r.id)})`).join(", ");
   const about = report.paths.length > 0 ? ` about ${shownPaths(report.paths)}` : "";
-  const failed = report.failed.map((f) => `${label(f.label)} (${label(f.id)}: ${describeBusStoreError(f.error)})`);
+  const failed = report.failed.map((f) => `${label(f.label)} (${id(f.id)}: ${describeBusStoreError(f.error)})`);
   const missed =
     failed.length === 0
       ? ""
       : `\nNot delivered to: ${failed.join(", ")}. Ask them again; do not repeat this send (the others would get it twice).`;
   return {
-    text: `Sent ${report.kind} ${label(report.messageId)}${about} to ${to}.${missed}`,
+    text: `Sent ${report.kind}${about} to ${to}.${missed}`,
     summary: `${report.kind} → ${report.delivered.map((r) => label(r.label)).join(", ")}${failed.length > 0 ? ` (missed ${failed.length})` : ""}`,
   };
 }
 
-export function inboxText(read: InboxRead): ActionText {
+/** The ids an inbox read names (its senders), for the shortener that keeps them apart. */
+export const inboxIds = (read: InboxRead) => read.rows.map((row) => row.message.from);
+
+export function inboxText(read: InboxRead, short: ShortId = fullId): ActionText {
+  // The header as the budget counted it, the sender's id shortened: never longer than counted.
+  const header = (row: InboxRead["rows"][number]) => inboxRowHeader({ ...row.message, from: short(row.message.from) });
   const rows = read.rows.map(
-    (row) => `${row.header}\n${indentBody(row.body, pathCharsMax * 4)}${row.clipped ? " …" : ""}`,
+    (row) => `${header(row)}\n${indentBody(row.body, pathCharsMax * 4)}${row.clipped ? " …" : ""}`,
   );
   const lines = rows.length === 0 ? ["No unread mail."] : rows;
   if (read.more > 0) lines.push(`… ${read.more} more`);
@@ -140,14 +127,29 @@ function reachWords(report: JoinReport): string {
   return "next turn: new mail is reported with the next prompt";
 }
 
-export function joinText(report: JoinReport): ActionText {
+export function joinText(report: JoinReport, short: ShortId = fullId): ActionText {
   const was =
     report.previousLabel !== undefined && report.previousLabel !== report.label
       ? ` (was ${label(report.previousLabel)})`
       : "";
   const named = report.named ? ` Pi's session name is now ${label(report.label)}.` : "";
   return {
-    text: `On the bus as ${label(report.label)}${was} (${label(report.id)}); ${reachWords(report)}.${named}`,
+    text: `On the bus as ${label(report.label)}${was} (${label(short(report.id))}); ${reachWords(report)}.${named}`,
     summary: `joined as ${label(report.label)} · ${report.listening ? (report.wake ? "wake" : "next turn") : "not listening"}`,
   };
+}
+
+/** Bus folders found open to other users and closed again (the store's `bus-opened` warning). */
+export function busOpenedText(warning: Extract<BusWarning, { kind: "bus-opened" }>): string {
+  const mode = (bits: number) => `0${(bits & 0o7777).toString(8).padStart(3, "0")}`;
+  const others = plural(warning.setAside, "file or folder", "files or folders");
+  const aside =
+    warning.setAside === 0
+      ? "no other user had put anything in them"
+      : `${others} other users had put there ${warning.setAside === 1 ? "was" : "were"} set aside, never read as a claim, record or message`;
+  const above =
+    warning.ancestor === undefined
+      ? ""
+      : ` ${path(warning.ancestor.path)}, above the bus folder, is still open to others (mode ${mode(warning.ancestor.mode)}): run chmod go-w ${path(warning.ancestor.path)} (no new session opens the bus until then).`;
+  return `The bus folder ${path(warning.path)} could be written by other users (mode ${mode(warning.mode)}): this session closed ${plural(warning.folders, "bus folder")} again (0700), and ${aside}. Another user may have removed a claim while it was open: check session status, and claim again what is missing.${above}`;
 }

@@ -11,6 +11,8 @@ type MailboxCommand =
   | { kind: "send"; to: string; text: string }
   /** A recipient opened with a quote that never closes: `rest` is what follows the quote. */
   | { kind: "unterminated"; rest: string }
+  /** A recipient alone, as typed (quotes kept): nothing to send. */
+  | { kind: "no-text"; recipient: string }
   | { kind: "usage" };
 
 const isQuote = (c: string | undefined): c is '"' | "'" => c === '"' || c === "'";
@@ -26,11 +28,12 @@ export function parseMailboxCommand(args: string): MailboxCommand {
     const close = trimmed.indexOf(quote, 1);
     if (close === -1) return { kind: "unterminated", rest: trimmed.slice(1) };
     const after = trimmed.slice(close + 1);
+    if (after === "" && close > 1) return { kind: "no-text", recipient: trimmed };
     if (!/^\s/.test(after) || after.trim() === "") return { kind: "usage" };
     return { kind: "send", to: trimmed.slice(1, close), text: after.trim() };
   }
   const match = /^(\S+)\s+([\s\S]+)$/.exec(trimmed);
-  if (match === null) return { kind: "usage" };
+  if (match === null) return { kind: "no-text", recipient: trimmed };
   return { kind: "send", to: match[1]!, text: match[2]!.trim() };
 }
 

@@ -11,6 +11,7 @@ import { completeRecipient, parseMailboxCommand, type RecipientChoice } from "./
 import {
   asErrorNotice,
   describeMailbox,
+  describeNothingToSend,
   describeRequestSent,
   describeSendError,
   describeUnterminated,
@@ -22,7 +23,7 @@ const usage = "Usage: /mailbox (show this session's address), /mailbox <to> <tex
 
 /** The other running sessions, as completion offers them. A name is offered only when typing it
  * reaches that session, as a send resolves it: a name two sessions share, or one read as an id (a
- * UUID, or a prefix of another session's id), is offered by the session's unique prefix instead. */
+ * UUID, or another running session's address), is offered by the session's unique prefix instead. */
 function recipientChoices(engine: MailboxEngine): RecipientChoice[] {
   const sessions = engine.list();
   const self = sessions.find((s) => s.self)?.address;
@@ -74,6 +75,9 @@ export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): voi
         }
         case "unterminated":
           ctx.ui.notify(describeUnterminated(command.rest), "error");
+          return;
+        case "no-text":
+          ctx.ui.notify(describeNothingToSend(command.recipient), "warning");
           return;
         case "usage":
           ctx.ui.notify(usage, "warning");

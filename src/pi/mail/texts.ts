@@ -146,6 +146,12 @@ export function describeUnterminated(rest: string): string {
   return `The quote before ${sanitizeField(rest, shownLineCharsMax)} is never closed. A name with spaces goes in quotes, then the text: /mailbox "code reviewer" <text>`;
 }
 
+/** `/mailbox <to>` with no text: what is missing, with the recipient as it was typed. */
+export function describeNothingToSend(recipient: string): string {
+  const to = field(recipient);
+  return `Nothing to send to ${to}: type the text after the recipient, as in /mailbox ${to} <text>.`;
+}
+
 /** What cannot be checked about a listed session's process, if anything. */
 function doubt(s: ListedSession): string {
   if (s.elsewhere)
@@ -211,4 +217,14 @@ export function describeNamesakes(name: string, others: readonly string[]): stri
       ? `Another running session (${others[0]}) is`
       : `${others.length} other running sessions (${others.slice(0, mailboxListedMax).join(", ")}) are`;
   return `${who} also named "${field(name)}": mail to "${field(name)}" is refused as ambiguous until one of them is renamed. /name gives this session another name.`;
+}
+
+/** The warning when this session's name is how other running sessions' ids begin: typed, it now
+ * reaches this session by name, and each of those is reached by the longer prefix named. */
+export function describeIdLookalike(name: string, prefixes: readonly string[]): string {
+  const who =
+    prefixes.length === 1
+      ? `Another running session's id starts with "${field(name)}" (type ${prefixes[0]} to reach it)`
+      : `${prefixes.length} other running sessions' ids start with "${field(name)}" (type ${prefixes.slice(0, mailboxListedMax).join(", ")} to reach them)`;
+  return `${who}: mail to "${field(name)}" reaches this session, by its name, instead. /name gives this session another name.`;
 }

@@ -52,7 +52,7 @@ function registerList(pi: ExtensionAPI, engine: EngineRef): void {
     label: "Mail: list sessions",
     description:
       "Lists every Pi session running on this machine: name (or the shortest unique prefix of its id), full id, working directory, idle or busy, and whom it waits on. Marks this session.",
-    promptSnippet: "session_mail_list: see which other Pi sessions run on this machine",
+    promptSnippet: "see which other Pi sessions run on this machine",
     promptGuidelines: ["Use session_mail_list to find another session's name or id before sending it mail."],
     parameters: textParameters({}),
     async execute() {
@@ -70,7 +70,7 @@ function registerSend(pi: ExtensionAPI, engine: EngineRef): void {
     label: "Mail: send a message",
     description:
       "Sends a message (no answer expected) to another Pi session on this machine, by name, id prefix (8+ characters) or full id. A closed session gets it when it starts again (full id only).",
-    promptSnippet: "session_mail_send: leave another Pi session a message that expects no answer",
+    promptSnippet: "leave another Pi session a message that expects no answer",
     promptGuidelines: ["Use session_mail_send for information another session needs but need not answer."],
     parameters: textParameters({ to: toParameter, message: "The text to send" }),
     async execute(_id, params) {
@@ -98,7 +98,7 @@ function registerAsk(pi: ExtensionAPI, engine: EngineRef): void {
     label: "Mail: ask and wait",
     description:
       "Asks another running Pi session a question and waits (up to 10 minutes) for its answer, which becomes this tool's result. One ask at a time.",
-    promptSnippet: "session_mail_ask: ask another running Pi session a question and wait for its answer",
+    promptSnippet: "ask another running Pi session a question and wait for its answer",
     promptGuidelines: [
       "Use session_mail_ask when you need another session's answer before you can go on; it blocks until the answer arrives.",
       "Do not use session_mail_ask with a session that is waiting on you; answer it with session_mail_reply instead.",
@@ -146,7 +146,7 @@ function registerReply(pi: ExtensionAPI, engine: EngineRef): void {
     label: "Mail: answer an ask",
     description:
       "Answers an ask another session is waiting on, at once, without ending this run. The ask id is in the mail's label.",
-    promptSnippet: "session_mail_reply: answer a waiting session's ask right away",
+    promptSnippet: "answer a waiting session's ask right away",
     promptGuidelines: [
       "Use session_mail_reply to answer an ask as soon as you have the answer; requests are answered automatically at the end of the run.",
     ],

@@ -28,11 +28,25 @@ export interface MailNotice {
 export type BusWarning =
   /** Another process of this session id joined after this one and owns the record now (A34): this
    * one stopped listening and heartbeating and is off the bus until it joins again. */
-  | { kind: "displaced"; pid: number }
+  | { kind: "displaced"; pid: number | undefined }
   /** This session's record was gone at a heartbeat (pruned while the process was suspended): it
    * joined again under `label` (undefined: it could not, and is off the bus), and the claims it
    * held are released. */
   | { kind: "record-lost"; label: string | undefined }
+  /** Bus folders of this user's were found open to other users (group or others could write them:
+   * a `chmod -R` by mistake), so what was in them may have been added, removed or renamed by another
+   * user. The store closed them again (0700) and set aside every file or folder another user owned
+   * in them (moved where nothing reads it, never counted as a claim, record or message). `path` and
+   * `mode`: the folder found first, as it was; `folders`: how many were closed; `ancestor`: a folder
+   * above the bus folder still open to others, which the store does not change (the person must). */
+  | {
+      kind: "bus-opened";
+      path: string;
+      mode: number;
+      folders: number;
+      setAside: number;
+      ancestor: { path: string; mode: number } | undefined;
+    }
   /** Background work that failed; each kind is warned once until it succeeds again. */
   | { kind: "store-failed"; op: "heartbeat" | "watch" | "leave"; error: StoreError };
 
@@ -44,5 +58,8 @@ export interface BusHost {
    * better (Pi counts a run as started before its agent_start) says so, and the turn waits for the
    * run's settle. Absent: the engine's own tracking decides. */
   isIdle?(): boolean;
+  /** Which of these message ids a result of `inbox` recorded in the session carries (what reached
+   * the model). Absent: the host records nothing, and a read deletes what it shows at once. */
+  recorded?(messageIds: readonly string[]): ReadonlySet<string>;
   warn(warning: BusWarning): void;
 }

@@ -19,7 +19,14 @@ export interface Unreadable {
 export interface RecordListing {
   records: StoredRecord[];
   unreadable: Unreadable[];
+  /** sessions/ held more entries than one listing reads: a record past the bound is not here, so
+   * nothing may be decided from its absence (a label is not free, a claim is not an orphan). */
+  truncated: boolean;
 }
+
+/** What a heartbeat found: its own record touched, no record (a prune removed it), or another
+ * record of this id (another process of this session joined since). */
+export type TouchOutcome = { kind: "touched" } | { kind: "missing" } | { kind: "changed"; record: SessionRecord };
 
 /** One inbox file at the front of the queue. */
 export type InboxEntry =
@@ -40,8 +47,29 @@ export interface UnseenMail {
   messages: { name: string; arrivedMs: number; message: BusMessage }[];
   /** Ids of files read and found unreadable: the caller skips them next time (never read again). */
   unreadableIds: string[];
-  /** The id in the name of every file in the inbox, read or not: what is still there. */
-  ids: string[];
+  /** The id in the name of every file known to be in the inbox, read or not: what is still there. */
+  ids: ReadonlySet<string>;
+  /** `ids` covers the whole inbox: the folder was listed whole at least once. Until then an id
+   * missing from it may only not be listed yet. */
+  complete: boolean;
+}
+
+/** When a look at an inbox happens: `nowMs` stamps a listing's start; mail that arrived before
+ * `expiredBeforeMs` is past the TTL and never returned, whether or not a prune removed it yet. */
+export interface InboxTime {
+  nowMs: number;
+  expiredBeforeMs: number;
+}
+
+/** A shown message set aside until the session records that it reached the model. */
+export interface AsideEntry {
+  /** Its name in the aside folder. */
+  aside: string;
+  /** Its name in the inbox (where it goes back). */
+  name: string;
+  messageId: string;
+  /** The pid of the process whose read showed it. */
+  reader: number;
 }
 
 export interface ClaimListing {
@@ -63,6 +91,11 @@ export interface BusStore {
   /** Writes (or replaces) a session record whole; its new mtime is the heartbeat. */
   writeRecord(record: SessionRecord): Result<void, StoreError>;
   readRecord(id: string): Result<StoredRecord | undefined, StoreError>;
+  /** The heartbeat: sets the mtime of `record.id`'s record to `nowMs` in place while it is this one
+   * (the same join token, pid and start token). It never makes a record: one a prune removed stays
+   * removed, so the session learns it lost its membership instead of writing itself back beside
+   * the claims the prune reaped. */
+  touchRecord(record: SessionRecord, nowMs: number): Result<TouchOutcome, StoreError>;
   listRecords(): Result<RecordListing, StoreError>;
   /** Removes `id`'s record only while it still carries `joinToken` (a newer join keeps its own)
    * and, given `heartbeatMs`, only while its heartbeat is still that one (a beat since keeps it).
@@ -71,13 +104,27 @@ export interface BusStore {
 
   /** Publishes one message into its recipient's inbox; returns the file's name. */
   deliver(message: BusMessage, sentAtMs: number): Result<string, StoreError>;
-  peekInbox(id: string, max: number): Result<InboxPeek, StoreError>;
+  /** The front of `id`'s inbox, exact oldest first: this store keeps an index of the inbox it reads
+   * (an lstat per file once, a listing per look only when the front reaches mail newer than its
+   * last whole listing). */
+  peekInbox(id: string, max: number, time: InboxTime): Result<InboxPeek, StoreError>;
   /** Like peekInbox for the listening watch: a file whose name carries an id in `skip` is not read
-   * (mail announced already), so a poll of an inbox with unread mail costs a listing and an lstat
-   * per file, and reads only what is new. */
-  peekUnseen(id: string, max: number, skip: ReadonlySet<string>): Result<UnseenMail, StoreError>;
+   * (mail announced already), and each look lists at most one slice of the folder more, so a poll
+   * of a huge inbox costs a slice and reads only what is new. */
+  peekUnseen(id: string, max: number, skip: ReadonlySet<string>, time: InboxTime): Result<UnseenMail, StoreError>;
+  /** The ids of the mail in `id`'s inbox, from names alone (a whole listing the first time). */
+  inboxIds(id: string, nowMs: number): Result<ReadonlySet<string>, StoreError>;
   /** Deletes exactly these inbox files (the ones a read showed); returns the names it removed. */
   consume(id: string, names: readonly string[]): Result<string[], StoreError>;
+  /** Moves these inbox files (the ones a read showed) aside for `reader` (a pid): no look at the
+   * inbox returns them; returns the names moved. */
+  setAside(id: string, names: readonly string[], reader: number): Result<string[], StoreError>;
+  /** What is set aside in `id`'s inbox (bounded). */
+  listAside(id: string): Result<AsideEntry[], StoreError>;
+  /** Deletes these aside entries: they reached the model. */
+  dropAside(id: string, entries: readonly AsideEntry[]): Result<void, StoreError>;
+  /** Puts these aside entries back at their place in the inbox: they never reached the model. */
+  restoreAside(id: string, entries: readonly AsideEntry[]): Result<string[], StoreError>;
   /** Files in `id`'s inbox (0 when it has none): a status badge, without reading them. */
   countInbox(id: string): Result<number, StoreError>;
   /** Deletes inbox files whose mtime is older than `beforeMs`; drops the folder of `id` when it is
@@ -93,9 +140,16 @@ export interface BusStore {
 
   /** One listing of `claims/`: every claim's key, owner and token, from the names alone. */
   listClaims(): Result<ClaimListing, StoreError>;
-  /** Publishes one claim file per key, each created exclusively; all or none (on a failure the ones
-   * made are removed). Checking for conflicts is the caller's: create, list again, back off. */
-  createClaims(owner: string, joinToken: string, label: string, keys: readonly string[]): Result<void, StoreError>;
+  /** Publishes one claim file per key, and one per identity (an existing file's device and inode,
+   * beside its key), each created exclusively; all or none (on a failure the ones made are removed).
+   * Checking for conflicts is the caller's: create, list again, back off. */
+  createClaims(
+    owner: string,
+    joinToken: string,
+    label: string,
+    keys: readonly string[],
+    identities?: readonly { key: string; identity: string }[],
+  ): Result<void, StoreError>;
   /** Removes these claim files (own ones being released or backed off, or orphans being reaped). */
   removeClaims(claims: readonly ClaimName[]): Result<void, StoreError>;
 

@@ -41,13 +41,27 @@ describe("describeBusError", () => {
     );
   });
 
-  it("names a claim's holder by label and id", () => {
+  it("names a claim's holder by its label, which no other live session holds", () => {
     const text = describeBusError({
       kind: "claim-conflict",
       conflicts: [{ path: "src/api", heldPath: "src/api", holder: { id: "b-id", label: "beta" } }],
       race: false,
     });
-    expect(text).toBe("Nothing claimed: src/api is claimed by beta (b-id).");
+    expect(text).toBe("Nothing claimed: src/api is claimed by beta.");
+  });
+
+  it("says a path overlaps the claimed one it contains or lies in, rather than that it is claimed itself", () => {
+    const text = describeBusError({
+      kind: "claim-conflict",
+      conflicts: [
+        { path: "src", heldPath: "src/a.ts", holder: { id: "l-id", label: "lead" } },
+        { path: "src/api/x.ts", heldPath: "src/api", holder: { id: "l-id", label: "lead" } },
+      ],
+      race: false,
+    });
+    expect(text).toBe(
+      "Nothing claimed: src overlaps src/a.ts, claimed by lead; src/api/x.ts overlaps src/api, claimed by lead.",
+    );
   });
 
   it("names a label's holder by id", () => {

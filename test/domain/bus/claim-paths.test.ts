@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import {
   canonicalize,
   keysConflict,
+  type PathLookup,
   type Realpath,
-  resolveClaimPath,
-  resolveClaimPaths,
+  resolveClaimPaths as resolveAllWith,
+  resolveClaimTarget,
 } from "../../../src/domain/bus/claim-paths.js";
 import { pathCharsMax } from "../../../src/domain/bus/limits.js";
 
@@ -29,6 +30,19 @@ function realpathOver(existing: readonly string[], links: Record<string, string>
   };
 }
 
+/** A lookup of realpath alone: nothing else is known (no nested worktree, exact names). */
+const only = (realpath: Realpath): PathLookup => ({
+  realpath,
+  identity: () => undefined,
+  gitDirOf: () => undefined,
+  folding: { caseFolds: false, normalizes: false },
+});
+type Place = Parameters<typeof resolveClaimTarget>[1];
+const resolveClaimPath = (given: string, place: Place, realpath: Realpath) =>
+  resolveClaimTarget(given, place, only(realpath)).map((target) => target.key);
+const resolveClaimPaths = (given: string[], place: Place, realpath: Realpath) =>
+  resolveAllWith(given, place, only(realpath));
+
 const root = "/repo";
 const fsOf = realpathOver(
   ["/repo", "/repo/src", "/repo/src/api", "/repo/src/api/routes.ts", "/outside", "/outside/x"],
@@ -37,7 +51,8 @@ const fsOf = realpathOver(
     "/repo/escape": "/outside",
   },
 );
-const at = (cwd: string) => ({ root, cwd });
+const common = "/repo/.git";
+const at = (cwd: string) => ({ root, cwd, common });
 const key = (given: string, cwd = root) => resolveClaimPath(given, at(cwd), fsOf);
 
 describe("resolveClaimPath (A22-A25, A42, A43)", () => {
@@ -98,7 +113,7 @@ describe("resolveClaimPath (A22-A25, A42, A43)", () => {
   });
 
   it("reads an absolute path written through the session's own spelling of the repository as the path it names (A23)", () => {
-    const place = { root, cwd: "/repo/src", spelled: { path: "/home/me/work", canonical: "/repo" } };
+    const place = { root, cwd: "/repo/src", common, spelled: { path: "/home/me/work", canonical: "/repo" } };
     expect(resolveClaimPath("/home/me/work/src/api", place, fsOf)._unsafeUnwrap()).toBe("src/api");
     expect(resolveClaimPath("/home/me/work/docs-link/api/../api", place, fsOf)._unsafeUnwrap()).toBe("src/api");
     expect(resolveClaimPath("/home/me/work", place, fsOf)._unsafeUnwrapErr().kind).toBe("repository-root");
@@ -112,7 +127,7 @@ describe("resolveClaimPath (A22-A25, A42, A43)", () => {
 
   it("outside a repository the cwd is the root, so `.` there is refused (A43)", () => {
     const plain = realpathOver(["/home", "/home/me"]);
-    const result = resolveClaimPath(".", { root: "/home/me", cwd: "/home/me" }, plain);
+    const result = resolveClaimPath(".", { root: "/home/me", cwd: "/home/me", common: "/home/me" }, plain);
     expect(result._unsafeUnwrapErr().kind).toBe("repository-root");
   });
 

@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ClaimName } from "../../../src/domain/bus/bus-files.js";
 import { keysConflict } from "../../../src/domain/bus/claim-paths.js";
-import { type ClaimOwner, liveHolder, planClaim, planRelease } from "../../../src/domain/bus/claim-rules.js";
+import {
+  type ClaimOwner,
+  liveHolder,
+  type Owners,
+  planRelease,
+  planClaim as planTargets,
+} from "../../../src/domain/bus/claim-rules.js";
 
 const self = { id: "me", joinToken: "t1" };
 const claim = (key: string, owner = "peer", joinToken = `token-${owner}`): ClaimName => ({ key, owner, joinToken });
@@ -12,6 +18,16 @@ const owner = (state: ClaimOwner["state"], joinToken = "token-peer"): ClaimOwner
   state,
 });
 const owners = (entry: ClaimOwner = owner("active")) => new Map([["peer", entry]]);
+/** Paths not made yet: keys alone, no identity claim. */
+const planClaim = (keys: string[], me: typeof self, claims: ClaimName[], who: Owners) =>
+  planTargets(
+    keys.map((key) => ({ key })),
+    me,
+    claims,
+    who,
+    () => true,
+  );
+const mine = (key: string): ClaimName => ({ key, owner: "me", joinToken: "t1" });
 
 describe("liveHolder", () => {
   it("names the owner of a claim whose record is active and carries its token", () => {
@@ -28,13 +44,18 @@ describe("liveHolder", () => {
 
 describe("planClaim", () => {
   it("creates every key nobody holds", () => {
-    expect(planClaim(["a", "b"], self, [], new Map())).toEqual({ held: [], create: ["a", "b"], reap: [], blocked: [] });
+    expect(planClaim(["a", "b"], self, [], new Map())).toEqual({
+      held: [],
+      create: [mine("a"), mine("b")],
+      reap: [],
+      blocked: [],
+    });
   });
 
   it("treats a key this membership holds as done", () => {
     const plan = planClaim(["a", "b"], self, [claim("a", "me", "t1")], new Map());
     expect(plan.held).toEqual(["a"]);
-    expect(plan.create).toEqual(["b"]);
+    expect(plan.create).toEqual([mine("b")]);
   });
 
   it("blocks on a live claim below or above a wanted key, naming the holder", () => {

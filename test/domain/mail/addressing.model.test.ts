@@ -22,9 +22,10 @@ function reference(typed: string, self: string, running: readonly Addressee[]): 
   if (to === self) return { kind: "self" };
   // 1. A running session's address, or any full session id, resolves as given.
   if (running.some((r) => r.address === to) || uuidText.test(to)) return { kind: "ok", address: to };
-  // 2. Exact session name, then an id prefix of at least 8 characters; where a name and another
-  // session's id prefix both match, every session that matches either way is a candidate.
-  const matches = running.filter((r) => r.name === to || (to.length >= 8 && r.address.startsWith(to)));
+  // 2. Exact session name, then an id prefix of at least 8 characters: the prefix only when no
+  // session has the name.
+  const byName = running.filter((r) => r.name === to);
+  const matches = byName.length > 0 ? byName : running.filter((r) => to.length >= 8 && r.address.startsWith(to));
   // 3. One match resolves; several are refused naming each; none is refused.
   if (matches.length > 1) return { kind: "ambiguous", candidates: matches.map((m) => m.address).sort() };
   const only = matches[0];

@@ -107,13 +107,34 @@ describe("resolveAddress", () => {
     expect(resolveAddress(notUuid, notUuid, [])._unsafeUnwrapErr()).toEqual({ kind: "self", address: notUuid });
   });
 
-  // "by exact Pi session name, then by an id prefix"
-  it("refuses as ambiguous a name that reads like another session's short id: it never captures mail typed to that id", () => {
+  // "by exact Pi session name, then by an id prefix": the name comes first. (The session that
+  // takes such a name is warned instead; see test/pi/mail/warnings.test.ts.)
+  it("resolves an exact name before another session's id prefix", () => {
     const list: Addressee[] = [
       { address: builder, name: "cccccccc" },
       { address: tester, name: undefined },
     ];
-    expect(errorOf("cccccccc", list)).toMatchObject({ kind: "ambiguous", candidates: list });
+    expect(resolve("cccccccc", list)._unsafeUnwrap()).toBe(builder);
+  });
+
+  it("refuses a name two sessions share naming only those two, not a session whose id starts with it", () => {
+    const list: Addressee[] = [
+      { address: twinA, name: "cccccccc" },
+      { address: twinB, name: "cccccccc" },
+      { address: tester, name: undefined },
+    ];
+    const error = errorOf("cccccccc", list);
+    expect(error.kind).toBe("ambiguous");
+    if (error.kind !== "ambiguous") return;
+    expect(error.candidates.map((c) => c.address)).toEqual([twinA, twinB]);
+  });
+
+  it("refuses this session's own name as self even when another session's id starts with it", () => {
+    const list: Addressee[] = [
+      { address: self, name: "cccccccc" },
+      { address: tester, name: undefined },
+    ];
+    expect(errorOf("cccccccc", list)).toEqual({ kind: "self", address: self });
   });
 
   it("resolves a name that is also its own session's id prefix: one session matches both ways", () => {
@@ -165,8 +186,20 @@ describe("describeAddressError", () => {
   });
 
   it("notes that a closed session is reached by its full id", () => {
-    expect(describeAddressError({ kind: "not-found", to: "ghost" })).toBe(
-      'No running session is named "ghost" or has an id starting with it. A closed session is reached by its full id.',
+    expect(describeAddressError({ kind: "not-found", to: "ghost-writer" })).toBe(
+      'No running session is named "ghost-writer" or has an id starting with it. A closed session is reached by its full id.',
+    );
+  });
+
+  // Issue 18 §5: a 7-character prefix that four sessions' ids start with was refused as "no running
+  // session ... has an id starting with it", which is false: the rule is what it broke.
+  it("says an id prefix needs at least 8 characters when what was typed is shorter", () => {
+    const list: Addressee[] = ["1", "2", "3", "4"].map((n) => ({
+      address: addr(`0190a1a${n}-0000-7000-8000-00000000000${n}`),
+      name: undefined,
+    }));
+    expect(describeAddressError(errorOf("0190a1a", list))).toBe(
+      'No running session is named "0190a1a", and an id prefix needs at least 8 characters. A closed session is reached by its full id.',
     );
   });
 

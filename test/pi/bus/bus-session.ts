@@ -82,10 +82,27 @@ export function createBusSession(options: BusSessionOptions & { id: string; cwd:
       session.running = false;
       await fire("session_shutdown", { reason });
     },
-    tool(params) {
+    async tool(params) {
       const tool = pi.tools.get("session");
       if (tool === undefined) throw new Error("no session tool");
-      return tool.execute("call-1", params as never, undefined, undefined, session.context.ctx as never);
+      const result = await tool.execute("call-1", params as never, undefined, undefined, session.context.ctx as never);
+      // Pi records the tool result in the session once it returns: the bus reads it back.
+      session.context.entries.push({
+        type: "message",
+        id: `tool-${session.context.entries.length}`,
+        parentId: null,
+        timestamp: new Date().toISOString(),
+        message: {
+          role: "toolResult",
+          toolCallId: "call-1",
+          toolName: "session",
+          content: result.content,
+          details: result.details,
+          isError: false,
+          timestamp: Date.now(),
+        },
+      } as never);
+      return result;
     },
     async refusal(params) {
       try {

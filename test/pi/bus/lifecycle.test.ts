@@ -92,7 +92,7 @@ describe("reload", () => {
     // alice's heartbeat and poll again, and bob's heartbeat.
     expect(vi.getTimerCount()).toBe(3);
     expect(await bob.refusal({ action: "claim", paths: ["src/api/x.ts"] })).toMatch(
-      /^Nothing claimed: src\/api\/x\.ts is claimed by billing-core /,
+      /^Nothing claimed: src\/api\/x\.ts overlaps src\/api, claimed by billing-core\./,
     );
     expect(textOf(await reloaded.tool({ action: "status" }))).toMatch(
       /^This session: billing-core \(\S+\), listening: wake\.\n/,

@@ -59,8 +59,14 @@ describe("with fake timers", () => {
       expect(notice).toEqual({
         customType: "session-bus",
         display: true,
-        content: `[session-bus] 1 new message on the bus.\nmessage from integrator (${ids.bob}) · paths: src/api\n  API ready\nRead them with session({action:"inbox"}) when they matter to your work; this notice consumed nothing.`,
-        details: { delivery: "next-turn", seq: 1, ids: [id], headline: "1 new message on the bus" },
+        content: `[session-bus] 1 new message on the bus.\nmessage from integrator (0190a1a1-8) · paths: src/api\n  API ready\nRead them with session({action:"inbox"}) when they matter to your work; this notice consumed nothing.`,
+        details: {
+          delivery: "next-turn",
+          seq: 1,
+          ids: [id],
+          headline: "1 new message on the bus",
+          preview: "integrator: API ready",
+        },
       });
       expect(reported(await alice.prompt())).toBeUndefined();
       // The notice consumed nothing.
@@ -192,9 +198,9 @@ describe("with fake timers", () => {
       const [wake] = alice.wakes();
       const content = String(wake?.content);
       expect(content.split("\n")[0]).toBe("[session-bus] 1 handoff and 1 other message on the bus.");
-      expect(content).toContain(`handoff from integrator (${ids.bob}) · paths: src/billing\n  ${"a".repeat(799)}Z …`);
+      expect(content).toContain(`handoff from integrator (0190a1a1-8) · paths: src/billing\n  ${"a".repeat(799)}Z …`);
       expect(content).not.toContain("Zb");
-      expect(content).toContain(`message from integrator (${ids.bob})\n  fyi`);
+      expect(content).toContain("message from integrator (0190a1a1-8)\n  fyi");
       expect(content.split("\n").at(-1)).toBe(
         'A handoff assigns work, and the work is yours: read it with session({action:"inbox"}), record the plan, and start.',
       );

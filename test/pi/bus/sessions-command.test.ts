@@ -1,7 +1,7 @@
 // `/sessions` by mode: the board as a full-size overlay in the TUI, the compact listing as a
 // notification in rpc and on stderr in print and json (where Pi's notify does nothing). It takes
 // no argument, joins nothing and prunes nothing.
-import { utimesSync } from "node:fs";
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { keybindings, keys, plainTheme } from "./board/board-harness.js";
@@ -90,6 +90,9 @@ describe("/sessions outside the TUI", () => {
   it("prunes nothing: a record past the session TTL stays on disk until status prunes it", async () => {
     const { alice } = await pair("rpc");
     const record = join(sandbox.busDir() ?? "", "sessions", `${ids.bob}.json`);
+    // Its process ended (another start time on its pid): a live one would need a reader to watch
+    // it stay silent for the TTL before it expired.
+    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, "utf8")), started: "1" }));
     const old = new Date(Date.now() - 11 * 60_000);
     utimesSync(record, old, old);
     await alice.command();

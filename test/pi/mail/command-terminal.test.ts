@@ -54,21 +54,21 @@ describe("/mailbox for a person at the terminal", () => {
     expect((await completions(alice, "tw"))?.sort()).toEqual(["0190a1a1-7 ", "0190a1a1-8 "]);
   });
 
-  it("offers by its prefix a session whose name reads as an id, and every value it offers then reaches its session", async () => {
+  it("offers by its prefix a session whose name reads as a full id, and every value it offers then reaches its session", async () => {
     const alice = await sandbox.started(ids.alice);
     await sandbox.started(ids.bob);
-    // Named like bob's short id (it would be refused as ambiguous), and like a closed session's
-    // full id (it would send to that closed session).
+    // Named like bob's short id (the name resolves first, so it reaches carol), and like a closed
+    // session's full id (it would send to that closed session).
     await sandbox.started(ids.carol, { name: ids.bob.slice(0, 8) });
     await sandbox.started(ids.dave, { name: ids.closed });
     expect((await completions(alice, ""))?.filter((v) => v !== "prune").sort()).toEqual(
       // bob's 8 characters are carol's name, so his prefix grows past it.
-      [`${ids.bob.slice(0, 9)} `, `${ids.carol.slice(0, 8)} `, `${ids.dave.slice(0, 8)} `].sort(),
+      [`${ids.bob.slice(0, 9)} `, `${ids.bob.slice(0, 8)} `, `${ids.dave.slice(0, 8)} `].sort(),
     );
     expect((await completions(alice, "c105"))?.sort()).toEqual([`${ids.dave.slice(0, 8)} `]);
     for (const [value, to] of [
       [ids.bob.slice(0, 9), ids.bob],
-      [ids.carol.slice(0, 8), ids.carol],
+      [ids.bob.slice(0, 8), ids.carol],
       [ids.dave.slice(0, 8), ids.dave],
     ]) {
       await alice.command(`${value} hello`);
@@ -112,7 +112,8 @@ describe("/mailbox for a person at the terminal", () => {
   it("parses quoted recipients: single or double quotes, the text after a space, an unterminated quote apart", () => {
     expect(parseMailboxCommand('"a b" hello there')).toEqual({ kind: "send", to: "a b", text: "hello there" });
     expect(parseMailboxCommand("'a \"b\"'  x")).toEqual({ kind: "send", to: 'a "b"', text: "x" });
-    expect(parseMailboxCommand('"a b"')).toEqual({ kind: "usage" });
+    expect(parseMailboxCommand('"a b"')).toEqual({ kind: "no-text", recipient: '"a b"' });
+    expect(parseMailboxCommand("  lead  ")).toEqual({ kind: "no-text", recipient: "lead" });
     expect(parseMailboxCommand('"a b"hello')).toEqual({ kind: "usage" });
     expect(parseMailboxCommand("'a b hello")).toEqual({ kind: "unterminated", rest: "a b hello" });
     expect(parseMailboxCommand("plain text here")).toEqual({ kind: "send", to: "plain", text: "text here" });
@@ -156,7 +157,7 @@ describe("/mailbox for a person at the terminal", () => {
     const alice = await sandbox.started(ids.alice, { name: "me" });
     await alice.command("nobody hello");
     expect(lastNotice(alice)).toEqual({
-      text: 'No running session is named "nobody" or has an id starting with it. A closed session is reached by its full id.',
+      text: 'No running session is named "nobody", and an id prefix needs at least 8 characters. A closed session is reached by its full id.',
       level: "error",
     });
     await alice.command("me hello");

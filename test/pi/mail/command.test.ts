@@ -123,11 +123,27 @@ describe("/mailbox", () => {
 
   it("bad usage warns with the usage line", async () => {
     const alice = await sandbox.started(ids.alice);
-    await alice.command("just-a-recipient");
+    await alice.command('"a b"hello');
     expect(lastNotice(alice)).toEqual({
       text: "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox prune",
       level: "warning",
     });
+    expect(mailFiles(sandbox.root)).toEqual([]);
+  });
+
+  // Issue 18 §5: `/mailbox lead` alone gave the generic usage line.
+  it("a recipient with no text says there is nothing to send, and how the text follows it", async () => {
+    const alice = await sandbox.started(ids.alice);
+    await sandbox.started(ids.bob, { name: "lead" });
+    await alice.command("lead");
+    expect(lastNotice(alice)).toEqual({
+      text: "Nothing to send to lead: type the text after the recipient, as in /mailbox lead <text>.",
+      level: "warning",
+    });
+    await alice.command('  "code reviewer"  ');
+    expect(lastNotice(alice)?.text).toBe(
+      'Nothing to send to "code reviewer": type the text after the recipient, as in /mailbox "code reviewer" <text>.',
+    );
     expect(mailFiles(sandbox.root)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // Issue 9 §3: what used to pass without a word. A session that takes a name another running
-// session has is told once that mail to the name is now ambiguous; an unknown key in
+// session has is told once that mail to the name is now ambiguous (and, issue 18, one that takes a
+// name another running session's id starts with is told the name now captures that prefix); an unknown key in
 // session-mail.json is named once, however many sends read the file.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,6 +34,28 @@ describe("warnings once", () => {
     await alice.rename("twin");
     await alice.rename("twin");
     expect(warnings(alice)).toEqual([twinWarning]);
+  });
+
+  // Issue 18 §3: an exact name resolves before another session's id prefix, so a session named like
+  // another's id prefix captures mail typed to that prefix; it is told so, as a duplicate name is.
+  it("warns a session that takes a name another running session's id starts with, once, naming the prefix that reaches that one", async () => {
+    await sandbox.started(ids.bob);
+    const alice = await sandbox.started(ids.alice);
+    await alice.rename("b0b0000");
+    expect(warnings(alice)).toEqual([]);
+    await alice.rename("b0b00000");
+    await alice.rename("b0b00000");
+    expect(warnings(alice)).toEqual([
+      'Another running session\'s id starts with "b0b00000" (type b0b00000- to reach it): mail to "b0b00000" reaches this session, by its name, instead. /name gives this session another name.',
+    ]);
+  });
+
+  it("warns a session that starts with a name another running session's id starts with", async () => {
+    await sandbox.started(ids.bob);
+    const alice = await sandbox.started(ids.alice, { name: "b0b00000-0000" });
+    expect(warnings(alice)).toEqual([
+      'Another running session\'s id starts with "b0b00000-0000" (type b0b00000 to reach it): mail to "b0b00000-0000" reaches this session, by its name, instead. /name gives this session another name.',
+    ]);
   });
 
   it("names an unknown key of session-mail.json once, at start, and not again at each send", async () => {

@@ -2,7 +2,7 @@
 // ran inside the call: only then does the disk before it tell what the call may see (invariant 5).
 import type { ShutdownReason } from "../../../src/domain/bus/engine/index.js";
 import { pick } from "../scheduler.js";
-import { claims, type DiskClaim, liveClaims, records } from "./bus-disk.js";
+import { allClaims, claims, type DiskClaim, heldClaims, liveClaims, records } from "./bus-disk.js";
 import { endProcess, startProcess } from "./bus-process.js";
 import { type BusProcess, type BusWorld, repoRoots } from "./bus-world.js";
 
@@ -39,6 +39,9 @@ const dead = (proc: BusProcess) => !proc.alive || proc.crash.crashed;
 /** The live claims as this process may judge them (from its pid namespace). */
 const liveClaimsFor = (world: BusWorld, proc: BusProcess) =>
   liveClaims(world, records(world, world.table.probeFor(proc.pid).self().pidNamespace));
+/** The live claims and those held for an owner in doubt, as this process may judge them. */
+const heldClaimsFor = (world: BusWorld, proc: BusProcess) =>
+  heldClaims(world, records(world, world.table.probeFor(proc.pid).self().pidNamespace));
 
 export function join(world: BusWorld, proc: BusProcess): string {
   const label = pick(world, joinLabels);
@@ -100,7 +103,7 @@ export function inbox(world: BusWorld, proc: BusProcess): string {
 
 /** Invariants 2 and 5 for one claim: all or nothing, and a conflict names only a live holder. */
 export function claim(world: BusWorld, proc: BusProcess, clean: boolean, keys = someKeys(world)): string {
-  const liveBefore = clean ? new Set(liveClaimsFor(world, proc).map((c) => c.owner)) : undefined;
+  const liveBefore = clean ? new Set(heldClaimsFor(world, proc).map((c) => c.owner)) : undefined;
   proc.linked = [];
   const result = proc.engine.claim(keys.map((k) => spell(world, proc, k)));
   const what = `claim ${proc.slot.name} [${keys.join(" ")}]`;
@@ -115,7 +118,7 @@ export function claim(world: BusWorld, proc: BusProcess, clean: boolean, keys = 
     }
     return `${what}: ok`;
   }
-  const files = new Set(onDisk.map((c: DiskClaim) => c.file));
+  const files = new Set(allClaims(world).map((c: DiskClaim) => c.file));
   for (const made of proc.linked) {
     if (files.has(made)) world.violations.push(`${what} failed (${result.error.kind}) and left ${made}`);
   }
@@ -147,14 +150,18 @@ export function release(world: BusWorld, proc: BusProcess): string {
  * session's are free at once and a hung one's are held until its heartbeat passes the TTL. */
 export function status(world: BusWorld, proc: BusProcess, clean: boolean, board = false): string {
   const live = clean ? liveClaimsFor(world, proc) : undefined;
+  const held = clean ? new Set(heldClaimsFor(world, proc).map((c) => `${c.owner}/${c.key}`)) : undefined;
   const view = board ? proc.engine.snapshot() : proc.engine.status();
   const what = `${board ? "snapshot" : "status"} ${proc.slot.name}`;
   if (view.isErr() || dead(proc)) return `${what}: ${view.isErr() ? view.error.kind : "died"}`;
   if (live !== undefined) {
     const listed = new Set(view.value.sessions.flatMap((row) => row.claims.map((key) => `${row.id}/${key}`)));
-    const expected = new Set(live.map((c) => `${c.owner}/${c.key}`));
+    // A file's identity claim is shown as its path, once.
+    const expected = new Set(live.filter((c) => c.identity === undefined).map((c) => `${c.owner}/${c.key}`));
     for (const entry of listed) {
-      if (!expected.has(entry)) world.violations.push(`${what} lists ${entry}, held by no live session`);
+      if (!expected.has(entry) && held?.has(entry) !== true) {
+        world.violations.push(`${what} lists ${entry}, held by no live session`);
+      }
     }
     for (const entry of expected) {
       if (!listed.has(entry)) world.violations.push(`${what} misses ${entry}, held by a live session`);

@@ -12,6 +12,10 @@ export interface DiskRecord {
   running: boolean;
   /** Running, and the heartbeat within the session TTL: the session holds its label and claims. */
   live: boolean;
+  /** Not provably gone, its heartbeat past the TTL by the wall clock: a reader holds its claims until
+   * it has itself watched that heartbeat stand still for the TTL (a wall clock step is no silence),
+   * so an engine may list or free them. */
+  doubtful: boolean;
 }
 
 export function names(world: BusWorld, folder: string): string[] {
@@ -37,8 +41,10 @@ export function records(world: BusWorld, viewer?: string): Map<string, DiskRecor
       const heartbeatMs = world.vol.lstatSync(path).mtimeMs;
       const fresh = nowMs - heartbeatMs <= sessionTtlMs;
       const elsewhere = viewer !== undefined && record.pidNamespace !== undefined && record.pidNamespace !== viewer;
-      const running = elsewhere ? fresh : world.table.check(record.pid, record.started) === "alive";
-      found.set(record.id, { record, heartbeatMs, running, live: running && fresh });
+      const alive = record.pid === undefined || world.table.check(record.pid, record.started) !== "gone";
+      const running = elsewhere ? fresh : alive && world.table.check(record.pid ?? 0, record.started) === "alive";
+      const doubtful = !fresh && (elsewhere || alive);
+      found.set(record.id, { record, heartbeatMs, running, live: running && fresh, doubtful });
     } catch {
       // A record is published by rename: a file that does not parse is no record of this world's.
     }
@@ -50,12 +56,26 @@ export interface DiskClaim extends ClaimName {
   file: string;
 }
 
-/** `<percent-encoded key>~<owner>~<join token>`, decoded here rather than by the product's codec. */
+/** `<percent-encoded key>~<owner>~<join token>`, decoded here rather than by the product's codec;
+ * an existing file's second name starts `#<device>-<inode>#`, and holds only beside its path claim
+ * (the same key, owner and token): one left alone, its path claim reaped, holds nothing. */
 export function claims(world: BusWorld): DiskClaim[] {
+  const all = allClaims(world);
+  const paths = new Set(all.filter((c) => c.identity === undefined).map((c) => `${c.owner}~${c.joinToken}~${c.key}`));
+  return all.filter((c) => c.identity === undefined || paths.has(`${c.owner}~${c.joinToken}~${c.key}`));
+}
+
+/** Every claim file, an identity left alone included. */
+export function allClaims(world: BusWorld): DiskClaim[] {
   return names(world, `${world.busRoot}/claims`).flatMap((file) => {
     const [encoded, owner, joinToken, ...rest] = file.split("~");
     if (encoded === undefined || owner === undefined || joinToken === undefined || rest.length > 0) return [];
+    const identity = /^#([0-9]+-[0-9]+)#/.exec(encoded);
     try {
+      if (identity !== null) {
+        const key = decodeURIComponent(encoded.slice(identity[0].length));
+        return [{ key, owner, joinToken, identity: identity[1], file }];
+      }
       return [{ key: decodeURIComponent(encoded), owner, joinToken, file }];
     } catch {
       return [];
@@ -68,6 +88,14 @@ export function liveClaims(world: BusWorld, byId = records(world)): DiskClaim[] 
   return claims(world).filter((claim) => {
     const owner = byId.get(claim.owner);
     return owner?.live === true && owner.record.joinToken === claim.joinToken;
+  });
+}
+
+/** The live claims, and those a reader may still hold for an owner in doubt (see DiskRecord). */
+export function heldClaims(world: BusWorld, byId = records(world)): DiskClaim[] {
+  return claims(world).filter((claim) => {
+    const owner = byId.get(claim.owner);
+    return (owner?.live === true || owner?.doubtful === true) && owner.record.joinToken === claim.joinToken;
   });
 }
 

@@ -1,9 +1,9 @@
 // One process of the bus world: a bus engine over the real fs store, seen through this process's
 // crashable view of the volume, with a clock whose timers die with it and wait while it hangs.
-import type { Volume } from "memfs";
 import { createFsBusStore } from "../../../src/adapters/fs/bus/fs-bus-store.js";
 import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
 import { memoryFsUid } from "../../../src/adapters/memory/memory-fs.js";
+import { createMemoryRealPaths, exactNames } from "../../../src/adapters/memory/memory-real-paths.js";
 import { createSeededEntropy } from "../../../src/adapters/memory/seeded-entropy.js";
 import { createBusEngine, type StartReason } from "../../../src/domain/bus/engine/index.js";
 import type { Clock, TimerHandle } from "../../../src/ports/shared/clock.js";
@@ -29,6 +29,7 @@ function processClock(world: BusWorld, proc: () => BusProcess): Clock {
   };
   return {
     now: () => world.clock.now(),
+    monotonic: () => world.clock.monotonic(),
     setTimer: (ms, fn) => track((f) => world.clock.setTimer(ms, f), fn),
     defer: (fn) => track((f) => world.clock.defer(f), fn),
   };
@@ -75,7 +76,7 @@ export function startProcess(world: BusWorld, slot: BusSlot, options: StartOptio
           else onHint(name);
         }),
     },
-    realPaths: { realpath: (path) => realpathOf(world.vol, path) },
+    realPaths: createMemoryRealPaths(world.vol, exactNames),
     host: agent,
   });
   self = {
@@ -100,14 +101,6 @@ export function startProcess(world: BusWorld, slot: BusSlot, options: StartOptio
   engine.sessionStarted({ id: slot.id, name: slot.sessionName }, options.reason ?? "startup");
   world.hooks?.started(self);
   return self;
-}
-
-function realpathOf(vol: Volume, path: string): string | undefined {
-  try {
-    return String(vol.realpathSync(path));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Notes the claim files a process links into place, so a failed claim can be held to undoing them. */

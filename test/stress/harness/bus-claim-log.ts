@@ -164,12 +164,13 @@ export interface ObserverVerdict {
   mostFiles: number;
 }
 
-/** `<%-encoded key>~<owner>~<join token>`, decoded by hand; undefined for any other name. */
+/** `<%-encoded key>~<owner>~<join token>`, decoded by hand, the `#<device>-<inode>#` of an existing
+ * file's second name dropped (it claims the same key); undefined for any other name. */
 function decodeName(name: string): { key: string; owner: string } | undefined {
   const parts = name.split("~");
   if (parts.length !== 3) return undefined;
   try {
-    return { key: decodeURIComponent(parts[0]!), owner: parts[1]! };
+    return { key: decodeURIComponent(parts[0]!.replace(/^#[0-9]+-[0-9]+#/, "")), owner: parts[1]! };
   } catch {
     return undefined;
   }

@@ -80,14 +80,27 @@ const makers: Record<string, Maker> = {
       place: () => write(s.path, recordJson(s.id, { label, pid: deadPid, started: "1" })),
     };
   },
-  // A live process whose heartbeat stopped past the session TTL (hung): pruned like a dead one.
+  // An ended process whose heartbeat is past the session TTL: pruned.
   expired: (s) => ({
     expect: "expired",
     place: () => {
-      write(s.path, recordJson(s.id, { pid: s.h.livePid }));
+      write(s.path, recordJson(s.id, { pid: deadPid, started: "1" }));
       fs.utimesSync(s.path, agedS, agedS);
     },
   }),
+  // A live process whose heartbeat stopped past the session TTL (hung): held, label and claims,
+  // until a reader has watched it stay silent that long; one read after it appeared has not.
+  silent: (s) => {
+    const label = hostileText(s.r);
+    return {
+      expect: "active",
+      record: { id: s.id, label },
+      place: () => {
+        write(s.path, recordJson(s.id, { label, pid: s.h.livePid }));
+        fs.utimesSync(s.path, agedS, agedS);
+      },
+    };
+  },
 };
 
 export const sessionKinds = Object.keys(makers);

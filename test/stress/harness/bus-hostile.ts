@@ -20,7 +20,7 @@ export type Expect =
   /** sessions/: a readable record of a live process (listed active), of a dead one (listed gone). */
   | "active"
   | "gone"
-  /** sessions/: a readable record past the session TTL: pruned. */
+  /** sessions/: a readable record of an ended process past the session TTL: pruned. */
   | "expired"
   /** inbox/<self>/: returned once as a row, then consumed. */
   | "row"

@@ -68,6 +68,8 @@ const fs: FsLike = {
     return fd;
   },
   closeSync: (fd) => nodeFs.closeSync(fd),
+  futimesSync: (fd, atime, mtime) => nodeFs.futimesSync(fd, atime, mtime),
+  fchmodSync: (fd, mode) => nodeFs.fchmodSync(fd, mode),
   opendirSync: (path) => nodeFs.opendirSync(path),
   ftruncateSync: (fd, length) => nodeFs.ftruncateSync(fd, length),
   readSync: (fd, buffer, offset, length, position) => nodeFs.readSync(fd, buffer, offset, length, position),

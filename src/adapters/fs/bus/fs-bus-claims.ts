@@ -94,11 +94,13 @@ export function createClaims(
   joinToken: string,
   label: string,
   keys: readonly string[],
+  identities: readonly { key: string; identity: string }[],
 ): Result<void, StoreError> {
   const folder = folderPath(ctx, "claims");
   const paths: string[] = [];
-  for (const key of keys) {
-    const name = encodeClaimName({ key, owner, joinToken });
+  const claims = [...keys.map((key) => ({ key })), ...identities];
+  for (const claim of claims) {
+    const name = encodeClaimName({ ...claim, owner, joinToken });
     if (name.isErr()) return err(nameError(folder, name.error));
     paths.push(`${folder}/${name.value}`);
   }

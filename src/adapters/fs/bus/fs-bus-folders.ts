@@ -1,15 +1,18 @@
 // The bus folder's paths and folder checks. An id becomes a path segment only here, after validation,
 // and every folder is lstat-checked (a real folder, this user's) before a path goes through it: a
-// folder swapped for a link is refused, never followed out of the bus folder.
+// folder swapped for a link is refused, never followed out of the bus folder. A folder of this
+// user's found open to others is closed again, and what other users put in it is set aside.
 import { err, ok, type Result } from "neverthrow";
 import type { ClaimName } from "../../../domain/bus/bus-files.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
+import { dotEntriesListedMax } from "../../../domain/bus/limits.js";
+import type { BusWarning } from "../../../ports/bus/bus-host.js";
 import type { Entropy } from "../../../ports/shared/entropy.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { checkFolder, ensureFolder } from "../shared/fs-files.js";
 import type { FsDirent, FsLike, FsStats } from "../shared/fs-like.js";
-import { ownFolder } from "../shared/fs-path-safety.js";
+import { openToOthers, ownFolder, permissionsOf } from "../shared/fs-path-safety.js";
 
 export interface BusContext {
   fs: FsLike;
@@ -22,7 +25,19 @@ export interface BusContext {
   /** Claim names decoded before (a name is never reused, so what it decodes to never changes): a
    * claim lists claims/ twice, and decoding every name again was most of a listing's cost. */
   decodedClaims: Map<string, ClaimName | undefined>;
+  /** What the store did on its own that the person must hear of: bus folders found open, closed. */
+  warn: (warning: BusWarning) => void;
+  /** Closes every bus folder and sets aside what other users put in them (fs-bus-closing.ts): called
+   * when `path` was found open to others, with the stats it was found with. */
+  closeBus: (path: string, stats: FsStats) => Result<void, StoreError>;
 }
+
+/** Every bus folder: this user's alone, and sticky, so that a later `chmod -R a+rwX` or `go+w` made
+ * by mistake (symbolic modes keep the bit) still lets no other user remove or rename what is in it:
+ * they can only add entries, which are set aside once the store finds the folder open. */
+const busFolderMode = 0o1700;
+/** Any permission for group or others. */
+export const sharedBits = 0o077;
 
 type BusFolder = "sessions" | "inbox" | "claims" | "tmp";
 export const busFolders: readonly BusFolder[] = ["sessions", "inbox", "claims", "tmp"];
@@ -51,14 +66,21 @@ export function tmpName(ctx: BusContext, what: string, suffix = ""): string {
   return `${folderPath(ctx, "tmp")}/${what}~${ctx.entropy.uuid()}${suffix}`;
 }
 
-/** The folder is a real folder of this user's (ENOENT when missing). */
+/** The folder is a real folder of this user's (ENOENT when missing), closed to others: the stats
+ * are those of the first lstat (a folder found open is closed before this returns). */
 function checkOwn(ctx: BusContext, path: string): Result<FsStats, StoreError> {
-  return checkFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+  return checkFolder(ctx.fs, path)
+    .andThen((stats) => ownFolder(path, stats, ctx.uid))
+    .andThen((stats) => keptClosed(ctx, path, stats));
 }
 
-/** Like checkOwn, and a missing folder is made (0700). */
+/** Like checkOwn, and a missing folder is made (busFolderMode). */
 export function ensureOwn(ctx: BusContext, path: string): Result<FsStats, StoreError> {
-  return ensureFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+  const seen = checkOwn(ctx, path);
+  if (!failedWith(seen, "ENOENT")) return seen;
+  return ensureFolder(ctx.fs, path)
+    .andThen((stats) => ownFolder(path, stats, ctx.uid))
+    .andThen((stats) => (permissionsOf(stats) === busFolderMode ? ok(stats) : closeFolder(ctx, path).map(() => stats)));
 }
 
 /** checkOwn where a missing folder is an empty one: `false` when it is not there. */
@@ -69,23 +91,32 @@ export function folderThere(ctx: BusContext, path: string): Result<boolean, Stor
 }
 
 /** Visits a folder's entries one at a time, in the directory's order, at most `entriesMax`; dot-files
- * are never visited (no reader here takes one for data). Streamed, so a huge folder costs at most
- * the bound in memory. Returns whether entries were left unread. */
+ * are never visited as entries (no reader here takes one for data) and never count toward the bound:
+ * they are counted apart, up to dotEntriesListedMax, and handed to `visitDot` (the prune's). Streamed,
+ * so a huge folder costs at most the bounds in memory. Returns whether entries were left unread. */
 export function scanFolder(
   fs: FsLike,
   path: string,
   entriesMax: number,
   visit: (entry: FsDirent) => void,
+  visitDot?: (entry: FsDirent) => void,
 ): Result<boolean, StoreError> {
   const opened = attempt("opendir", path, () => fs.opendirSync(path));
   if (opened.isErr()) return err(opened.error);
   const dir = opened.value;
   const scanned = attempt("readdir", path, () => {
-    for (let seen = 0; ; seen++) {
+    let dots = 0;
+    for (let seen = 0; ; ) {
       const entry = dir.readSync();
       if (entry === null) return false;
+      if (entry.name.startsWith(".")) {
+        if (++dots > dotEntriesListedMax) return true;
+        visitDot?.(entry);
+        continue;
+      }
       if (seen >= entriesMax) return true;
-      if (!entry.name.startsWith(".")) visit(entry);
+      seen++;
+      visit(entry);
     }
   });
   // A failed close changes nothing about what was read.
@@ -103,4 +134,32 @@ export function lstatIfThere(fs: FsLike, path: string): Result<FsStats | undefin
 export function unlinkIfThere(fs: FsLike, path: string): Result<boolean, StoreError> {
   const gone = attempt("unlink", path, () => fs.unlinkSync(path));
   return failedWith(gone, "ENOENT") ? ok(false) : gone.map(() => true);
+}
+
+/** A folder others may only read is closed quietly (nobody else could change what is in it); one
+ * they may write has the whole bus closed and searched. A judgement of stats already read: while the
+ * folders are closed, this check costs no syscall. */
+function keptClosed(ctx: BusContext, path: string, stats: FsStats): Result<FsStats, StoreError> {
+  if ((stats.mode & sharedBits) === 0) return ok(stats);
+  const closed = openToOthers(stats) ? ctx.closeBus(path, stats) : closeFolder(ctx, path).map(() => undefined);
+  return closed.map(() => stats);
+}
+
+/** chmod busFolderMode through a descriptor opened without following links, after its fstat said
+ * it is a real folder of this user's: what is changed is what was judged, never a link's target.
+ * False when the folder is gone or is not this user's now (the next check refuses it). */
+export function closeFolder(ctx: BusContext, path: string): Result<boolean, StoreError> {
+  const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
+  const flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
+  const opened = attempt("open", path, () => ctx.fs.openSync(path, flags));
+  if (failedWith(opened, "ENOENT")) return ok(false);
+  if (opened.isErr()) return err(opened.error);
+  const fd = opened.value;
+  const changed = attempt("fstat", path, () => ctx.fs.fstatSync(fd)).andThen((stats) =>
+    stats.isDirectory() && stats.uid === ctx.uid
+      ? attempt("chmod", path, () => ctx.fs.fchmodSync(fd, busFolderMode)).map(() => true)
+      : ok(false),
+  );
+  attempt("close", path, () => ctx.fs.closeSync(fd));
+  return changed;
 }

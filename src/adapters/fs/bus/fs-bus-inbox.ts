@@ -1,6 +1,6 @@
 // `inbox/<id>/<15-digit ms>-<message id>.json`: one file per message, published whole (a temp file
-// in tmp/ renamed in). Its mtime is the arrival order, so the front of the queue costs one listing
-// and one lstat per entry, and only the front is read.
+// in tmp/ renamed in). Its mtime is the arrival order; the reader's index (fs-bus-inbox-index.ts)
+// keeps it, so the front of the queue costs what is new since the last look, and only the front is read.
 import { err, ok, type Result } from "neverthrow";
 import type { BusMessage } from "../../../domain/bus/bus-files.js";
 import {
@@ -10,8 +10,8 @@ import {
   messageIdOfFileName,
 } from "../../../domain/bus/bus-message.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
-import { inboxEntriesMax, inboxesListedMax, messageBytesMax } from "../../../domain/bus/limits.js";
-import type { InboxEntry, InboxPeek, Unreadable, UnseenMail } from "../../../ports/bus/bus-store.js";
+import { inboxEntriesMax, inboxesListedMax, inboxPassSliceMax, messageBytesMax } from "../../../domain/bus/limits.js";
+import type { InboxEntry, InboxPeek, InboxTime, Unreadable, UnseenMail } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, writeAtomic } from "../shared/fs-files.js";
@@ -22,11 +22,22 @@ import {
   folderPath,
   folderThere,
   inboxFolder,
-  lstatIfThere,
   scanFolder,
   tmpName,
   unlinkIfThere,
 } from "./fs-bus-folders.js";
+import {
+  type Arrival,
+  advance,
+  forget,
+  front,
+  type InboxIndex,
+  indexOf,
+  knownIndex,
+  liveCount,
+  noFolder,
+  relist,
+} from "./fs-bus-inbox-index.js";
 
 export function openInbox(ctx: BusContext, id: string): Result<void, StoreError> {
   return ensureOwn(ctx, folderPath(ctx, "inbox"))
@@ -59,48 +70,62 @@ export function deliver(ctx: BusContext, message: BusMessage, sentAtMs: number):
   return published.map(() => name);
 }
 
-interface Arrival {
-  name: string;
-  mtimeMs: number;
+interface Walk {
+  entries: InboxEntry[];
+  /** The walk reached mail newer than the index is sure of, or its end, before `max` messages. */
+  unsure: boolean;
 }
 
-/** The inbox's regular files by arrival (mtime, then name): one listing, one lstat per file. */
-function arrivals(ctx: BusContext, folder: string): Result<Arrival[], StoreError> {
-  const names: string[] = [];
-  const scanned = scanFolder(ctx.fs, folder, inboxEntriesMax, (entry) => {
-    if (entry.isFile()) names.push(entry.name);
-  });
-  if (scanned.isErr()) return err(scanned.error);
-  const found: Arrival[] = [];
-  for (const name of names) {
-    const seen = lstatIfThere(ctx.fs, `${folder}/${name}`);
-    if (seen.isErr()) return err(seen.error);
-    if (seen.value?.isFile() === true) found.push({ name, mtimeMs: seen.value.mtimeMs });
-  }
-  found.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return ok(found);
-}
-
-export function peekInbox(ctx: BusContext, id: string, max: number): Result<InboxPeek, StoreError> {
-  const folder = inboxFolder(ctx, id);
-  const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) return there.map(() => ({ entries: [], files: 0 }));
-  const listed = arrivals(ctx, folder);
-  if (listed.isErr()) return err(listed.error);
-  const peek: InboxPeek = { entries: [], files: listed.value.length };
-  // `max` counts messages: files this build cannot read never fill the page, or enough of them would
-  // hide every later message until the TTL. The walk stays bounded by the listing (inboxEntriesMax).
+/** The front of the index, read. `listedNow`: the folder was just listed whole, so what the index
+ * holds is the best anyone can know; otherwise the walk stops where the index is no longer sure. */
+function walkFront(
+  ctx: BusContext,
+  index: InboxIndex,
+  id: string,
+  max: number,
+  time: InboxTime,
+  listedNow: boolean,
+): Result<Walk, StoreError> {
+  const walk: Walk = { entries: [], unsure: false };
+  const exactBefore = listedNow ? Number.POSITIVE_INFINITY : (index.exactBeforeMs ?? Number.NEGATIVE_INFINITY);
   let messages = 0;
-  for (const arrival of listed.value) {
-    if (messages >= max) break;
-    const entry = readArrival(ctx, folder, id, arrival);
+  for (const arrival of front(index)) {
+    if (messages >= max) return ok(walk);
+    if (arrival.mtimeMs < time.expiredBeforeMs) continue;
+    if (arrival.mtimeMs >= exactBefore) {
+      walk.unsure = true;
+      return ok(walk);
+    }
+    const entry = readArrival(ctx, index.folder, id, arrival);
     if (entry.isErr()) return err(entry.error);
-    // Consumed by a twin process since the listing: neither shown nor counted.
-    if (entry.value === undefined) peek.files--;
-    else peek.entries.push(entry.value);
+    // Consumed or pruned since it was indexed: neither shown nor counted.
+    if (entry.value === undefined) forget(index, arrival.name);
+    else walk.entries.push(entry.value);
     if (entry.value?.kind === "message") messages++;
   }
-  return ok(peek);
+  walk.unsure = messages < max;
+  return ok(walk);
+}
+
+export function peekInbox(ctx: BusContext, id: string, max: number, time: InboxTime): Result<InboxPeek, StoreError> {
+  const folder = inboxFolder(ctx, id);
+  const there = folderThere(ctx, folder);
+  if (there.isErr() || !there.value) {
+    noFolder(ctx, id);
+    return there.map(() => ({ entries: [], files: 0 }));
+  }
+  const index = indexOf(ctx, id);
+  // `max` counts messages: files this build cannot read never fill the page, or enough of them would
+  // hide every later message until the TTL.
+  let walk =
+    index.exactBeforeMs === undefined ? ok({ entries: [], unsure: true }) : walkFront(ctx, index, id, max, time, false);
+  if (walk.isOk() && walk.value.unsure) {
+    const listed = relist(ctx.fs, index, time.nowMs);
+    if (listed.isErr()) return err(listed.error);
+    walk = walkFront(ctx, index, id, max, time, true);
+  }
+  if (walk.isErr()) return err(walk.error);
+  return ok({ entries: walk.value.entries, files: liveCount(index, time.expiredBeforeMs) });
 }
 
 export function peekUnseen(
@@ -108,24 +133,51 @@ export function peekUnseen(
   id: string,
   max: number,
   skip: ReadonlySet<string>,
+  time: InboxTime,
 ): Result<UnseenMail, StoreError> {
   const folder = inboxFolder(ctx, id);
-  const unseen: UnseenMail = { messages: [], unreadableIds: [], ids: [] };
   const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) return there.map(() => unseen);
-  const listed = arrivals(ctx, folder);
+  if (there.isErr() || !there.value) {
+    noFolder(ctx, id);
+    return there.map(() => ({ messages: [], unreadableIds: [], ids: new Set<string>(), complete: true }));
+  }
+  const index = indexOf(ctx, id);
+  const listed = advance(ctx.fs, index, inboxPassSliceMax, time.nowMs);
   if (listed.isErr()) return err(listed.error);
-  for (const arrival of listed.value) {
+  const unseen: UnseenMail = {
+    messages: [],
+    unreadableIds: [],
+    ids: index.ids,
+    complete: index.exactBeforeMs !== undefined,
+  };
+  for (const arrival of front(index)) {
+    if (unseen.messages.length >= max) break;
+    if (arrival.mtimeMs < time.expiredBeforeMs) continue;
     const fileId = messageIdOfFileName(arrival.name);
-    if (fileId === undefined) continue;
-    unseen.ids.push(fileId);
-    if (skip.has(fileId) || unseen.messages.length >= max) continue;
+    if (fileId === undefined || skip.has(fileId)) continue;
     const entry = readArrival(ctx, folder, id, arrival);
     if (entry.isErr()) return err(entry.error);
-    if (entry.value?.kind === "message") unseen.messages.push(entry.value);
-    else if (entry.value?.kind === "unreadable") unseen.unreadableIds.push(fileId);
+    if (entry.value === undefined) forget(index, arrival.name);
+    else if (entry.value.kind === "message") unseen.messages.push(entry.value);
+    else unseen.unreadableIds.push(fileId);
   }
   return ok(unseen);
+}
+
+export function inboxIds(ctx: BusContext, id: string, nowMs: number): Result<ReadonlySet<string>, StoreError> {
+  const folder = inboxFolder(ctx, id);
+  const there = folderThere(ctx, folder);
+  if (there.isErr() || !there.value) {
+    noFolder(ctx, id);
+    return there.map(() => new Set<string>());
+  }
+  const index = indexOf(ctx, id);
+  // Once listed whole, a slice a call keeps it current; a first look lists it whole.
+  const listed =
+    index.exactBeforeMs === undefined
+      ? relist(ctx.fs, index, nowMs)
+      : advance(ctx.fs, index, inboxPassSliceMax, nowMs).map(() => undefined);
+  return listed.map(() => index.ids);
 }
 
 function readArrival(
@@ -173,9 +225,11 @@ export function consume(ctx: BusContext, id: string, names: readonly string[]): 
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => []);
   const removed: string[] = [];
+  const index = knownIndex(ctx, id);
   for (const name of names) {
     const gone = unlinkIfThere(ctx.fs, `${folder}/${name}`);
     if (gone.isOk() && gone.value) removed.push(name);
+    if (index !== undefined && gone.isOk()) forget(index, name);
   }
   return ok(removed);
 }

@@ -1,12 +1,22 @@
-// What ages out of the bus folder: inbox files past the message TTL, the empty inbox of a pruned
-// session, and a crashed writer's leftovers in tmp/. An inbox is dropped without a window in which
+// What ages out of the bus folder: inbox files past the message TTL (dot-files and shown mail set
+// aside too), the empty inbox of a pruned session, a crashed writer's leftovers in tmp/, and
+// dot-files of sessions/ and claims/ past the message TTL. An inbox is dropped without a window in which
 // a message could be deleted unseen: it is moved into tmp/ first (a sender's rename then fails and
 // is retried into a new folder), and removed only if it is empty once no path reaches it.
 import { err, ok, type Result } from "neverthrow";
 import { isBusId } from "../../../domain/bus/claim-key.js";
-import { inboxEntriesMax, tmpSweepEntriesMax } from "../../../domain/bus/limits.js";
+import {
+  asideListedMax,
+  claimsListedMax,
+  inboxEntriesMax,
+  messageTtlMs,
+  recordsListedMax,
+  tmpLeftoverAgeMs,
+  tmpSweepEntriesMax,
+} from "../../../domain/bus/limits.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
+import { asideFolderName } from "./fs-bus-aside.js";
 import {
   type BusContext,
   ensureOwn,
@@ -21,8 +31,18 @@ import {
 
 const tombPrefix = "inbox~";
 
-/** Unlinks every entry but folders (a link is removed, never followed) last changed before
- * `beforeMs`; then, asked to, drops the folder once it is empty. */
+/** Unlinks `path` when it is no folder (a link is removed, never followed) last changed before
+ * `beforeMs`: "removed", "left" (a regular file kept), or "skipped". */
+function expire(ctx: BusContext, path: string, beforeMs: number): Result<"removed" | "left" | "skipped", StoreError> {
+  const seen = lstatIfThere(ctx.fs, path);
+  if (seen.isErr()) return err(seen.error);
+  if (seen.value === undefined || seen.value.isDirectory()) return ok("skipped");
+  if (seen.value.mtimeMs >= beforeMs) return ok(seen.value.isFile() ? "left" : "skipped");
+  return unlinkIfThere(ctx.fs, path).map((gone) => (gone ? "removed" : "skipped"));
+}
+
+/** Unlinks every entry but folders last changed before `beforeMs`, dot-files and shown mail set
+ * aside included; then, asked to, drops the folder once it is empty. */
 export function pruneInbox(
   ctx: BusContext,
   id: string,
@@ -33,36 +53,64 @@ export function pruneInbox(
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => ({ removed: 0, left: 0 }));
   const names: string[] = [];
-  const scanned = scanFolder(ctx.fs, folder, inboxEntriesMax, (entry) => {
-    if (!entry.isDirectory() || entry.isSymbolicLink()) names.push(entry.name);
-  });
+  const scanned = scanFolder(
+    ctx.fs,
+    folder,
+    inboxEntriesMax,
+    (entry) => {
+      if (!entry.isDirectory() || entry.isSymbolicLink()) names.push(entry.name);
+    },
+    (entry) => {
+      if (entry.name !== asideFolderName) names.push(entry.name);
+    },
+  );
   if (scanned.isErr()) return err(scanned.error);
   let removed = 0;
   let left = 0;
   for (const name of names) {
-    const path = `${folder}/${name}`;
-    const seen = lstatIfThere(ctx.fs, path);
-    if (seen.isErr()) return err(seen.error);
-    if (seen.value === undefined || seen.value.isDirectory()) continue;
-    if (seen.value.mtimeMs >= beforeMs) {
-      if (seen.value.isFile()) left++;
-      continue;
-    }
-    const gone = unlinkIfThere(ctx.fs, path);
-    if (gone.isErr()) return err(gone.error);
-    if (gone.value) removed++;
+    const done = expire(ctx, `${folder}/${name}`, beforeMs);
+    if (done.isErr()) return err(done.error);
+    if (done.value === "removed" && !name.startsWith(".")) removed++;
+    if (done.value === "left" && !name.startsWith(".")) left++;
   }
+  const aside = pruneAside(ctx, `${folder}/${asideFolderName}`, beforeMs);
+  if (aside.isErr()) return err(aside.error);
   if (!dropEmpty) return ok({ removed, left });
   return dropInbox(ctx, id).map(() => ({ removed, left }));
 }
 
+/** Shown mail set aside past the TTL: whatever its reader's session recorded, it has expired. */
+function pruneAside(ctx: BusContext, folder: string, beforeMs: number): Result<void, StoreError> {
+  const there = folderThere(ctx, folder);
+  if (there.isErr() || !there.value) return there.map(() => undefined);
+  const names: string[] = [];
+  const scanned = scanFolder(ctx.fs, folder, asideListedMax, (entry) => names.push(entry.name));
+  if (scanned.isErr()) return err(scanned.error);
+  for (const name of names) {
+    const done = expire(ctx, `${folder}/${name}`, beforeMs);
+    if (done.isErr()) return err(done.error);
+  }
+  return ok(undefined);
+}
+
+/** No entry but an empty aside folder: the inbox holds nothing (a dot-file keeps it, as ever). */
 function isEmptyFolder(ctx: BusContext, path: string): Result<boolean, StoreError> {
   const opened = attempt("opendir", path, () => ctx.fs.opendirSync(path));
   if (opened.isErr()) return err(opened.error);
   const dir = opened.value;
-  const first = attempt("readdir", path, () => dir.readSync());
+  const looked = attempt("readdir", path, () => {
+    for (;;) {
+      const entry = dir.readSync();
+      if (entry === null) return { empty: true, aside: false };
+      if (entry.name !== asideFolderName || !entry.isDirectory()) return { empty: false, aside: false };
+      const inner = ctx.fs.opendirSync(`${path}/${asideFolderName}`);
+      const first = inner.readSync();
+      inner.closeSync();
+      if (first !== null) return { empty: false, aside: true };
+    }
+  });
   attempt("closedir", path, () => dir.closeSync());
-  return first.map((entry) => entry === null);
+  return looked.map((l) => l.empty);
 }
 
 function dropInbox(ctx: BusContext, id: string): Result<void, StoreError> {
@@ -96,6 +144,8 @@ function settleTomb(ctx: BusContext, tomb: string, id: string): Result<void, Sto
     const merged = attempt("rename", name, () => ctx.fs.renameSync(`${tomb}/${name}`, `${folder}/${name}`));
     if (merged.isErr()) return err(merged.error);
   }
+  const aside = mergeAside(ctx, tomb, folder);
+  if (aside.isErr()) return err(aside.error);
   // What is left is dot-files, never mail (or entries past the bound: the next sweep moves them).
   let leftover = false;
   const left = scanFolder(ctx.fs, tomb, inboxEntriesMax, () => {
@@ -106,10 +156,65 @@ function settleTomb(ctx: BusContext, tomb: string, id: string): Result<void, Sto
   return attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true }));
 }
 
+/** Shown mail set aside in a moved inbox joins the new inbox's aside folder (names are unique). */
+function mergeAside(ctx: BusContext, tomb: string, folder: string): Result<void, StoreError> {
+  const from = `${tomb}/${asideFolderName}`;
+  const there = folderThere(ctx, from);
+  if (there.isErr() || !there.value) return there.map(() => undefined);
+  const names: string[] = [];
+  const scanned = scanFolder(ctx.fs, from, asideListedMax, (entry) => names.push(entry.name));
+  if (scanned.isErr() || names.length === 0) return scanned.map(() => undefined);
+  const to = `${folder}/${asideFolderName}`;
+  const ready = ensureOwn(ctx, to);
+  if (ready.isErr()) return err(ready.error);
+  for (const name of names) {
+    const moved = attempt("rename", name, () => ctx.fs.renameSync(`${from}/${name}`, `${to}/${name}`));
+    if (moved.isErr()) return err(moved.error);
+  }
+  return ok(undefined);
+}
+
+/** When each store last swept the dot-files of sessions/ and claims/: once an hour is plenty for
+ * files nothing reads, and a status need not list both folders again every time. */
+const dotsSweptMs = new WeakMap<BusContext, number>();
+
+/** Dot-files of sessions/ and claims/ past the message TTL: never data, never read, but each one
+ * costs every listing a step. Folders among them are left alone. */
+function sweepDotFiles(ctx: BusContext, nowMs: number): Result<void, StoreError> {
+  const last = dotsSweptMs.get(ctx);
+  if (last !== undefined && last <= nowMs && nowMs - last < tmpLeftoverAgeMs) return ok(undefined);
+  dotsSweptMs.set(ctx, nowMs);
+  const folders = [
+    { path: folderPath(ctx, "sessions"), entriesMax: recordsListedMax },
+    { path: folderPath(ctx, "claims"), entriesMax: claimsListedMax },
+  ];
+  for (const { path, entriesMax } of folders) {
+    const there = folderThere(ctx, path);
+    if (there.isErr()) return err(there.error);
+    if (!there.value) continue;
+    const dots: string[] = [];
+    const scanned = scanFolder(
+      ctx.fs,
+      path,
+      entriesMax,
+      () => {},
+      (entry) => dots.push(entry.name),
+    );
+    if (scanned.isErr()) return err(scanned.error);
+    for (const name of dots) {
+      const done = expire(ctx, `${path}/${name}`, nowMs - messageTtlMs);
+      if (done.isErr()) return err(done.error);
+    }
+  }
+  return ok(undefined);
+}
+
 /** Removes what crashed writers left in tmp/ (files and links last changed before `nowMs -
  * olderThanMs`, never through a link) and settles inboxes a crashed prune left there. At most
  * tmpSweepEntriesMax entries a call. Returns how many entries it removed or settled. */
 export function sweepTmp(ctx: BusContext, nowMs: number, olderThanMs: number): Result<number, StoreError> {
+  const dots = sweepDotFiles(ctx, nowMs);
+  if (dots.isErr()) return err(dots.error);
   const folder = folderPath(ctx, "tmp");
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => 0);

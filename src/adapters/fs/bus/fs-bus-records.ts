@@ -5,11 +5,11 @@ import type { SessionRecord } from "../../../domain/bus/bus-files.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
 import { recordBytesMax, recordsListedMax } from "../../../domain/bus/limits.js";
 import { decodeSessionRecord, encodeSessionRecord } from "../../../domain/bus/records.js";
-import type { RecordListing, StoredRecord, Unreadable } from "../../../ports/bus/bus-store.js";
+import type { RecordListing, StoredRecord, TouchOutcome, Unreadable } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { writeAtomic } from "../shared/fs-files.js";
-import { readOwnEntry } from "../shared/fs-read.js";
+import { readOpenEntry, readOwnEntry } from "../shared/fs-read.js";
 import {
   type BusContext,
   ensureOwn,
@@ -92,15 +92,18 @@ export function readRecord(ctx: BusContext, id: string): Result<StoredRecord | u
 }
 
 /** Every record of sessions/ that reads, and every other file there named. Dot-files are skipped;
- * at most recordsListedMax entries are looked at. */
+ * at most recordsListedMax entries are looked at, and `truncated` says when more were there. Every
+ * record is read again each time: an inode number is reused once freed, so no cache by it is sound,
+ * and a prune clears ended sessions' records at once (they are what would make the folder big). */
 export function listRecords(ctx: BusContext): Result<RecordListing, StoreError> {
   const folder = folderPath(ctx, "sessions");
-  const listing: RecordListing = { records: [], unreadable: [] };
+  const listing: RecordListing = { records: [], unreadable: [], truncated: false };
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => listing);
   const names: string[] = [];
   const scanned = scanFolder(ctx.fs, folder, recordsListedMax, (entry) => names.push(entry.name));
   if (scanned.isErr()) return err(scanned.error);
+  listing.truncated = scanned.value;
   names.sort();
   for (const name of names) {
     const path = `${folder}/${name}`;
@@ -119,6 +122,52 @@ export function listRecords(ctx: BusContext): Result<RecordListing, StoreError> 
     else if (item !== undefined) listing.unreadable.push({ name, reason: item.reason, mtimeMs: item.mtimeMs });
   }
   return ok(listing);
+}
+
+/** The heartbeat, in place: open without following a link, check by the open file that it is this
+ * user's record under `joinToken`, then set its times. A removed record is never made again here. */
+export function touchRecord(ctx: BusContext, own: SessionRecord, nowMs: number): Result<TouchOutcome, StoreError> {
+  const path = recordPath(ctx, own.id);
+  const there = folderThere(ctx, folderPath(ctx, "sessions"));
+  if (there.isErr()) return err(there.error);
+  if (!there.value) return ok({ kind: "missing" });
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
+  const opened = attempt("open", path, () => ctx.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
+  if (failedWith(opened, "ENOENT")) return ok({ kind: "missing" });
+  if (opened.isErr()) return err(opened.error);
+  const fd = opened.value;
+  const touched = touchOpen(ctx, fd, path, own, nowMs);
+  attempt("close", path, () => ctx.fs.closeSync(fd));
+  return touched;
+}
+
+function touchOpen(
+  ctx: BusContext,
+  fd: number,
+  path: string,
+  own: SessionRecord,
+  nowMs: number,
+): Result<TouchOutcome, StoreError> {
+  const read = readOpenEntry(ctx.fs, fd, path, recordBytesMax, ctx.uid);
+  if (read.isErr()) return err(read.error);
+  if (read.value.kind !== "text") return ok({ kind: "missing" });
+  const decoded = decodeSessionRecord(read.value.text, own.id);
+  if (decoded.isErr()) return ok({ kind: "missing" });
+  const found = decoded.value;
+  if (found.joinToken !== own.joinToken || found.pid !== own.pid || found.started !== own.started) {
+    return ok({ kind: "changed", record: found });
+  }
+  const at = new Date(nowMs);
+  const touched = attempt("futimes", path, () => ctx.fs.futimesSync(fd, at, at));
+  if (touched.isErr()) return err(touched.error);
+  // A prune may have moved the file away since the open: the beat went to its tombstone, and the
+  // record at the path is gone (or another).
+  const opened = attempt("fstat", path, () => ctx.fs.fstatSync(fd));
+  const now = lstatIfThere(ctx.fs, path);
+  if (opened.isErr()) return err(opened.error);
+  if (now.isErr()) return err(now.error);
+  const same = now.value !== undefined && now.value.ino === opened.value.ino && now.value.dev === opened.value.dev;
+  return ok(same ? { kind: "touched" } : { kind: "missing" });
 }
 
 /** Removes `id`'s record while it carries `joinToken` and, given `heartbeatMs`, while its heartbeat

@@ -1,23 +1,35 @@
 // The bus of one repository on a synchronous filesystem (node:fs, or memfs in the simulator). Layout
-// under `<agent dir>/session-bus/<repo key>/`, folders 0700 and files 0600, all this user's:
+// under `<agent dir>/session-bus/<repo key>/`, folders 0700 (and sticky) and files 0600, all this user's:
 //   sessions/<id>.json                          one record per joined session (mtime: heartbeat)
 //   inbox/<id>/<15-digit ms>-<message id>.json  one file per message (mtime: arrival, TTL clock)
 //   claims/<encoded key>~<owner>~<join token>   one file per claimed path (hard links of one file)
 //   tmp/                                        temp files, tombstones; swept by age
 // Nothing is appended to a shared file, no link is followed out of the folder, every read is bounded.
 import { err, ok, type Result } from "neverthrow";
+import type { BusWarning } from "../../../ports/bus/bus-host.js";
 import type { BusStore } from "../../../ports/bus/bus-store.js";
 import type { Entropy } from "../../../ports/shared/entropy.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { folderMode } from "../shared/fs-files.js";
 import type { FsLike } from "../shared/fs-like.js";
-import { checkRootPath } from "../shared/fs-path-safety.js";
+import { checkRootPath, openToOthers } from "../shared/fs-path-safety.js";
+import { dropAside, listAside, restoreShown, setAside } from "./fs-bus-aside.js";
 import { createClaims, listClaims, removeClaims } from "./fs-bus-claims.js";
-import { type BusContext, busFolders, ensureOwn, folderPath, inboxFolder } from "./fs-bus-folders.js";
-import { consume, countInbox, deliver, listInboxes, openInbox, peekInbox, peekUnseen } from "./fs-bus-inbox.js";
+import { closeBus } from "./fs-bus-closing.js";
+import { type BusContext, busFolders, closeFolder, ensureOwn, folderPath, inboxFolder } from "./fs-bus-folders.js";
+import {
+  consume,
+  countInbox,
+  deliver,
+  inboxIds,
+  listInboxes,
+  openInbox,
+  peekInbox,
+  peekUnseen,
+} from "./fs-bus-inbox.js";
 import { pruneInbox, sweepTmp } from "./fs-bus-prune.js";
-import { listRecords, readRecord, removeRecord, writeRecord } from "./fs-bus-records.js";
+import { listRecords, readRecord, removeRecord, touchRecord, writeRecord } from "./fs-bus-records.js";
 
 export interface FsBusStoreOptions {
   fs: FsLike;
@@ -27,6 +39,8 @@ export interface FsBusStoreOptions {
   uid: number;
   /** Unique temp file names. */
   entropy: Entropy;
+  /** Told when the store found bus folders open to other users and closed them (absent: not told). */
+  warn?: (warning: BusWarning) => void;
 }
 
 export function createFsBusStore(options: FsBusStoreOptions): BusStore {
@@ -35,25 +49,34 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     root: options.root.replace(/\/+$/, "") || "/",
     uid: options.uid,
     entropy: options.entropy,
+    warn: options.warn ?? (() => {}),
+    closeBus: (path, stats) => closeBus(ctx, path, stats),
     decodedClaims: new Map(),
   };
   return {
     open: () => openBus(ctx),
     writeRecord: (record) => writeRecord(ctx, record),
     readRecord: (id) => readRecord(ctx, id),
+    touchRecord: (record, nowMs) => touchRecord(ctx, record, nowMs),
     listRecords: () => listRecords(ctx),
     removeRecord: (id, joinToken, heartbeatMs) => removeRecord(ctx, id, joinToken, heartbeatMs),
     deliver: (message, sentAtMs) => deliver(ctx, message, sentAtMs),
-    peekInbox: (id, max) => peekInbox(ctx, id, max),
-    peekUnseen: (id, max, skip) => peekUnseen(ctx, id, max, skip),
+    peekInbox: (id, max, time) => peekInbox(ctx, id, max, time),
+    peekUnseen: (id, max, skip, time) => peekUnseen(ctx, id, max, skip, time),
+    inboxIds: (id, nowMs) => inboxIds(ctx, id, nowMs),
     consume: (id, names) => consume(ctx, id, names),
+    setAside: (id, names, reader) => setAside(ctx, id, names, reader),
+    listAside: (id) => listAside(ctx, id),
+    dropAside: (id, entries) => dropAside(ctx, id, entries),
+    restoreAside: (id, entries) => restoreShown(ctx, id, entries),
     countInbox: (id) => countInbox(ctx, id),
     pruneInbox: (id, beforeMs, dropEmpty) => pruneInbox(ctx, id, beforeMs, dropEmpty),
     listInboxes: () => listInboxes(ctx),
     openInbox: (id) => openInbox(ctx, id),
     inboxPath: (id) => inboxFolder(ctx, id),
     listClaims: () => listClaims(ctx),
-    createClaims: (owner, joinToken, label, keys) => createClaims(ctx, owner, joinToken, label, keys),
+    createClaims: (owner, joinToken, label, keys, identities) =>
+      createClaims(ctx, owner, joinToken, label, keys, identities ?? []),
     removeClaims: (claims) => removeClaims(ctx, claims),
     sweepTmp: (nowMs, olderThanMs) => sweepTmp(ctx, nowMs, olderThanMs),
   };
@@ -73,7 +96,10 @@ function openBus(ctx: BusContext): Result<void, StoreError> {
   if (walked.isErr()) return err(walked.error);
   ctx.root = real.path;
   // An existing folder may have been made open to others; it is this user's (the walk said so).
-  const tightened = attempt("chmod", ctx.root, () => ctx.fs.chmodSync(ctx.root, folderMode));
+  // One others could write may hold what they put there: the whole bus is closed and searched.
+  const tightened = openToOthers(walked.value)
+    ? ctx.closeBus(ctx.root, walked.value)
+    : closeFolder(ctx, ctx.root).map(() => undefined);
   if (tightened.isErr()) return err(tightened.error);
   for (const folder of busFolders) {
     const ready = ensureOwn(ctx, folderPath(ctx, folder));

@@ -54,6 +54,8 @@ export interface FsLike {
   fsyncSync(fd: number): void;
   ftruncateSync(fd: number, length: number): void;
   fstatSync(fd: number): FsStats;
+  /** Sets an open file's times (a heartbeat that never makes a file a prune removed). */
+  futimesSync(fd: number, atime: Date, mtime: Date): void;
   lstatSync(path: string): FsStats;
   renameSync(oldPath: string, newPath: string): void;
   unlinkSync(path: string): void;
@@ -61,6 +63,9 @@ export interface FsLike {
   linkSync(existingPath: string, newPath: string): void;
   mkdirSync(path: string, options: { mode: number; recursive?: boolean }): unknown;
   chmodSync(path: string, mode: number): void;
+  /** chmod of what `fd` is open on: a folder opened without following links cannot be swapped
+   * for a link between the check and the change. */
+  fchmodSync(fd: number, mode: number): void;
   readdirSync(path: string, options: { withFileTypes: true }): FsDirent[];
   /** Names only: no entry objects, the cheap listing of a big inbox. */
   readdirSync(path: string): string[];

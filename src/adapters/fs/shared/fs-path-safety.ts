@@ -14,16 +14,26 @@ const writableByGroupOrOthers = 0o022;
 const stickyBit = 0o1000;
 const permissionBits = 0o7777;
 
+/** Group or others may write the folder: whoever they are could add entries to it, and remove or
+ * rename what is in it unless it is sticky. */
+export function openToOthers(stats: FsStats): boolean {
+  return (stats.mode & writableByGroupOrOthers) !== 0;
+}
+
+/** The mode's permission bits (sticky and set-id bits too), as `chmod` takes them. */
+export function permissionsOf(stats: FsStats): number {
+  return stats.mode & permissionBits;
+}
+
 /** A folder above the root: root's or this user's, and nobody else may write it. A root-owned
  * sticky folder (/tmp) is the exception: in it nobody may rename or remove what another user owns. */
 function judgeAncestor(path: string, stats: FsStats, uid: number): StoreError | undefined {
   if (stats.uid !== superuser && stats.uid !== uid) {
     return { kind: "foreign-owner", path, uid: stats.uid, place: "ancestor" };
   }
-  const open = (stats.mode & writableByGroupOrOthers) !== 0;
   const shared = stats.uid === superuser && (stats.mode & stickyBit) !== 0;
-  if (open && !shared) {
-    return { kind: "open-ancestor", path, mode: stats.mode & permissionBits, uid: stats.uid, yours: stats.uid === uid };
+  if (openToOthers(stats) && !shared) {
+    return { kind: "open-ancestor", path, mode: permissionsOf(stats), uid: stats.uid, yours: stats.uid === uid };
   }
   return undefined;
 }

@@ -76,6 +76,17 @@ function unopened(
   return err(error);
 }
 
+/** readOwnEntry on a file already open (the fstat of `fd` decides). */
+export function readOpenEntry(
+  fs: FsLike,
+  fd: number,
+  path: string,
+  bytesMax: number,
+  uid: number,
+): Result<ReadOutcome, StoreError> {
+  return readOpen(fs, fd, path, bytesMax, uid);
+}
+
 function readOpen(
   fs: FsLike,
   fd: number,

@@ -5,7 +5,7 @@ import type { MailNotice } from "../../../ports/bus/bus-host.js";
 import type { BusError } from "../bus-errors.js";
 import { type ClaimReport, claim, type ReleaseReport, release, releaseKeys } from "./claims.js";
 import { type BusEngineDeps, createContext } from "./context.js";
-import { type InboxPreview, type InboxRead, inboxIds, peekInbox, readInbox } from "./inbox.js";
+import { type InboxPreview, type InboxRead, inboxIds, peekInbox, readInbox, settleShown } from "./inbox.js";
 import { createLifecycle, type ShutdownReason } from "./lifecycle.js";
 import { createListening } from "./listening.js";
 import { createMembership, type JoinReport, type JoinRequest, type SessionIdentity } from "./membership.js";
@@ -44,7 +44,8 @@ export interface BusEngine {
   poll(): void;
   /** Mail the session's transcript already announced (a reload's new engine remembers nothing). */
   markAnnounced(ids: readonly string[]): void;
-  shutdown(reason: ShutdownReason): void;
+  /** Leaves the bus (a reload keeps it); returns the claim keys it released. */
+  shutdown(reason: ShutdownReason): string[];
 }
 
 export function createBusEngine(deps: BusEngineDeps): BusEngine {
@@ -95,10 +96,14 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     poll: () => listening.poll(),
     markAnnounced: (ids) => listening.markAnnounced(ids),
     shutdown(reason) {
-      if (closed) return;
-      lifecycle.shutdown(reason);
+      if (closed) return [];
+      // What this process showed and the session recorded goes; what it never recorded goes back.
+      const identity = membership.identity();
+      if (identity !== undefined && ctx.ready().isOk()) settleShown(ctx, identity.id);
+      const released = lifecycle.shutdown(reason);
       listening.close();
       closed = true;
+      return released;
     },
   };
 }

@@ -3,13 +3,21 @@
 import { err, ok, type Result } from "neverthrow";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
-import { resolveClaimPaths } from "../claim-paths.js";
-import { type ClaimSelf, conflictingClaims, type Holder, type Owners, planClaim, planRelease } from "../claim-rules.js";
-import { claimsListedMax, pathsPerCallMax } from "../limits.js";
-import { ownersOf } from "../prune-rules.js";
+import { type ClaimTarget, canonicalize, resolveClaimTargets } from "../claim-paths.js";
+import {
+  type ClaimSelf,
+  conflictingClaims,
+  type Holder,
+  type Owners,
+  planClaim,
+  planRelease,
+  type StillTheFile,
+} from "../claim-rules.js";
+import { claimsListedMax, ownerReadsMax, pathsPerCallMax } from "../limits.js";
 import { type BusContext, fromStore } from "./context.js";
 import type { Membership } from "./membership.js";
-import { readPeers } from "./peers.js";
+import { pathLookup } from "./path-lookup.js";
+import { readOwners } from "./peers.js";
 
 export interface ClaimReport {
   /** Every key asked for, now held by this session. */
@@ -24,10 +32,21 @@ export interface ReleaseReport {
   heldByOthers: { path: string; holder: Holder }[];
 }
 
-function keysOf(ctx: BusContext, paths: readonly string[]): Result<string[], BusError> {
+function targetsOf(ctx: BusContext, paths: readonly string[]): Result<ClaimTarget[], BusError> {
   if (paths.length === 0) return err({ kind: "missing", field: "paths" });
   if (paths.length > pathsPerCallMax) return err({ kind: "too-many-paths", count: paths.length, max: pathsPerCallMax });
-  return resolveClaimPaths(paths, ctx.place, (path) => ctx.realPaths.realpath(path));
+  return resolveClaimTargets(paths, ctx.place, pathLookup(ctx));
+}
+
+/** A live holder's identity claim in the way still names the file its key leads to, read in the
+ * worktree of the file it collides with (a hard link joins two names of one worktree; every
+ * worktree keys its files alike). */
+function stillTheFile(ctx: BusContext): StillTheFile {
+  return (claim, target) => {
+    const lookup = pathLookup(ctx);
+    const top = target.top ?? ctx.place.root;
+    return lookup.identity(canonicalize(`${top}/${claim.key}`, lookup.realpath))?.id === claim.identity;
+  };
 }
 
 /** Every claim of claims/, or none and an error when it holds more than one listing reads: a claim
@@ -43,15 +62,18 @@ function allClaims(ctx: BusContext): Result<ClaimName[], BusError> {
 /** The claims now, and the owners of those that could stop these keys (read only when some could). */
 function look(
   ctx: BusContext,
-  keys: readonly string[],
+  keys: readonly ClaimTarget[],
   self: ClaimSelf,
 ): Result<{ claims: ClaimName[]; owners: Owners }, BusError> {
   const listed = allClaims(ctx);
   if (listed.isErr()) return err(listed.error);
   const claims = listed.value;
-  if (conflictingClaims(keys, self, claims).length === 0) return ok({ claims, owners: new Map() });
-  // Records after claims: a claim made after its record was written always finds it.
-  return readPeers(ctx).map((peers) => ({ claims, owners: ownersOf(peers.sessions) }));
+  const colliding = conflictingClaims(keys, self, claims);
+  if (colliding.length === 0) return ok({ claims, owners: new Map() });
+  // Records after claims: a claim made after its record was written always finds it. Each owner is
+  // read by its record's own name, so dead sessions' records beside it cannot hide it.
+  const ownerIds = new Set(colliding.map((claim) => claim.owner));
+  return readOwners(ctx, ownerIds, ownerReadsMax).map((owners) => ({ claims, owners }));
 }
 
 export function claim(
@@ -59,50 +81,66 @@ export function claim(
   membership: Membership,
   paths: readonly string[],
 ): Result<ClaimReport, BusError> {
-  const keys = keysOf(ctx, paths);
-  if (keys.isErr()) return err(keys.error);
-  const refused = refusedBeforeJoining(ctx, membership, keys.value);
+  const targets = targetsOf(ctx, paths);
+  if (targets.isErr()) return err(targets.error);
+  const refused = refusedBeforeJoining(ctx, membership, targets.value);
   if (refused !== undefined) return err(refused);
   const joined = membership.ensureJoined();
   if (joined.isErr()) return err(joined.error);
   const { id, joinToken, label } = joined.value;
   const self = { id, joinToken };
-  const before = look(ctx, keys.value, self);
+  const current = stillTheFile(ctx);
+  const before = look(ctx, targets.value, self);
   if (before.isErr()) return err(before.error);
-  const plan = planClaim(keys.value, self, before.value.claims, before.value.owners);
+  const plan = planClaim(targets.value, self, before.value.claims, before.value.owners, current);
   if (plan.reap.length > 0) ctx.store.removeClaims(plan.reap);
   if (plan.blocked.length > 0) return err({ kind: "claim-conflict", conflicts: plan.blocked, race: false });
-  const created = fromStore(ctx.store.createClaims(id, joinToken, label, plan.create));
+  const created = fromStore(ctx.store.createClaims(id, joinToken, label, ...split(plan.create)));
   if (created.isErr()) return err(created.error);
-  const after = look(ctx, keys.value, self);
-  if (after.isErr()) return backOff(ctx, self, plan.create, after.error);
-  const recheck = planClaim(keys.value, self, after.value.claims, after.value.owners);
+  const after = look(ctx, targets.value, self);
+  if (after.isErr()) return backOff(ctx, plan.create, after.error);
+  const recheck = planClaim(targets.value, self, after.value.claims, after.value.owners, current);
   if (recheck.reap.length > 0) ctx.store.removeClaims(recheck.reap);
   if (recheck.blocked.length > 0) {
-    return backOff(ctx, self, plan.create, { kind: "claim-conflict", conflicts: recheck.blocked, race: true });
+    return backOff(ctx, plan.create, { kind: "claim-conflict", conflicts: recheck.blocked, race: true });
   }
-  return ok({ claimed: keys.value, alreadyHeld: plan.held });
+  return ok({ claimed: targets.value.map((target) => target.key), alreadyHeld: plan.held });
 }
 
 /** A session not on the bus yet whose claim a live session's claim blocks is refused before the
  * implicit join, so a refusal leaves it off the bus. Only a refusal is decided here: a claim that
  * may go ahead joins, then looks again (the protocol below never starts from this look). */
-function refusedBeforeJoining(ctx: BusContext, membership: Membership, keys: readonly string[]): BusError | undefined {
+function refusedBeforeJoining(
+  ctx: BusContext,
+  membership: Membership,
+  targets: readonly ClaimTarget[],
+): BusError | undefined {
   const identity = membership.identity();
   if (membership.member() !== undefined || identity === undefined || ctx.ready().isErr()) return undefined;
   // No join token yet: none of the claims on disk is this membership's.
   const self = { id: identity.id, joinToken: "" };
-  const seen = look(ctx, keys, self);
+  const seen = look(ctx, targets, self);
   if (seen.isErr()) return undefined;
-  const plan = planClaim(keys, self, seen.value.claims, seen.value.owners);
+  const plan = planClaim(targets, self, seen.value.claims, seen.value.owners, stillTheFile(ctx));
   // A claim under this session's own id is a twin process's, whose membership the join takes over (A34).
   const blocked = plan.blocked.filter((conflict) => conflict.holder.id !== identity.id);
   return blocked.length > 0 ? { kind: "claim-conflict", conflicts: blocked, race: false } : undefined;
 }
 
+/** The claims to make as the store takes them: path keys, and identities beside their keys. */
+function split(claims: readonly ClaimName[]): [string[], { key: string; identity: string }[]] {
+  const keys: string[] = [];
+  const identities: { key: string; identity: string }[] = [];
+  for (const { key, identity } of claims) {
+    if (identity === undefined) keys.push(key);
+    else identities.push({ key, identity });
+  }
+  return [keys, identities];
+}
+
 /** All or nothing: the claims this call made go; the ones held before it stay. */
-function backOff(ctx: BusContext, self: ClaimSelf, made: readonly string[], error: BusError): Result<never, BusError> {
-  ctx.store.removeClaims(made.map((key) => ({ key, owner: self.id, joinToken: self.joinToken })));
+function backOff(ctx: BusContext, made: readonly ClaimName[], error: BusError): Result<never, BusError> {
+  ctx.store.removeClaims(made);
   return err(error);
 }
 
@@ -111,13 +149,18 @@ export function release(
   membership: Membership,
   paths: readonly string[],
 ): Result<ReleaseReport, BusError> {
-  const keys = keysOf(ctx, paths);
-  if (keys.isErr()) return err(keys.error);
-  return releaseKeys(ctx, membership, keys.value);
+  const targets = targetsOf(ctx, paths);
+  if (targets.isErr()) return err(targets.error);
+  return releaseKeys(
+    ctx,
+    membership,
+    targets.value.map((target) => target.key),
+  );
 }
 
 /** Release by the stored keys, resolving nothing (the board's `x`): a stored key is relative to its
- * taker's repository root, and re-resolving it against a cwd below that root would miss it (A22). */
+ * taker's repository root, and re-resolving it against a cwd below that root would miss it (A22).
+ * An identity claim carries its path's key, so it goes with it. */
 export function releaseKeys(
   ctx: BusContext,
   membership: Membership,
@@ -128,10 +171,11 @@ export function releaseKeys(
   const listed = allClaims(ctx);
   if (listed.isErr()) return err(listed.error);
   const onKeys = listed.value.filter((c) => keys.includes(c.key));
-  const others = onKeys.some((c) => c.owner !== joined.value.id);
-  const peers = others ? readPeers(ctx) : ok({ sessions: [], unreadable: 0 });
-  if (peers.isErr()) return err(peers.error);
-  const plan = planRelease(keys, joined.value.id, onKeys, ownersOf(peers.value.sessions));
+  // Another's claim on these keys is reaped only when its owner's own record says it is no longer live.
+  const others = new Set(onKeys.filter((c) => c.owner !== joined.value.id).map((c) => c.owner));
+  const owners = others.size > 0 ? readOwners(ctx, others, ownerReadsMax) : ok(new Map());
+  if (owners.isErr()) return err(owners.error);
+  const plan = planRelease(keys, joined.value.id, onKeys, owners.value);
   const removed = fromStore(ctx.store.removeClaims(plan.remove));
   if (removed.isErr()) return err(removed.error);
   return ok({ released: plan.released, notClaimed: plan.notClaimed, heldByOthers: plan.heldByOthers });

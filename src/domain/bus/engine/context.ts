@@ -10,6 +10,7 @@ import type { ProcessIdentity, ProcessProbe } from "../../../ports/shared/proces
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import type { Watcher } from "../../../ports/shared/watcher.js";
 import type { BusError } from "../bus-errors.js";
+import { createSilenceWatch, type SilenceWatch } from "../silence.js";
 
 /** Ports only. `place` is resolved before the engine exists (the repository and its bus folder). */
 export interface BusEngineDeps {
@@ -27,6 +28,8 @@ export interface BusEngineDeps {
 export interface BusContext extends BusEngineDeps {
   /** This process, as its record names it. */
   self: ProcessIdentity;
+  /** What this reader saw of time passing, across its calls: the ground of every expiry. */
+  silence: SilenceWatch;
   /** Opens the store the first time anything needs it; a failure is tried again next time. */
   ready(): Result<void, BusError>;
   /** A background failure reaches the host once per key until `recovered(key)`. */
@@ -40,6 +43,7 @@ export function createContext(deps: BusEngineDeps): BusContext {
   return {
     ...deps,
     self: deps.probe.self(),
+    silence: createSilenceWatch(deps.clock.now(), deps.clock.monotonic()),
     ready() {
       if (opened) return ok(undefined);
       const open = deps.store.open();

@@ -1,10 +1,12 @@
-// `inbox`: peek at the front, plan the read, consume exactly what it shows (A18-A20).
+// `inbox`: peek at the front, plan the read, take exactly what it shows (A18-A20). Only the record's
+// owner reads. What a read shows is set aside, not deleted, until the session has recorded it: a
+// process killed between the two loses nothing, and what it never recorded comes back in place.
 import { err, ok, type Result } from "neverthrow";
-import type { InboxEntry, Unreadable } from "../../../ports/bus/bus-store.js";
+import type { InboxEntry, InboxTime, Unreadable } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import type { BusError } from "../bus-errors.js";
 import { type InboxRow, inboxLimit, planInboxRead } from "../inbox-read.js";
-import { inboxLimitMax } from "../limits.js";
+import { inboxLimitMax, messageTtlMs } from "../limits.js";
 import { type BusContext, fromStore } from "./context.js";
 import type { Membership } from "./membership.js";
 
@@ -14,8 +16,10 @@ export interface InboxRead {
   more: number;
   /** Mail this build cannot read: named, left on disk, ended by the TTL. */
   unreadable: Unreadable[];
-  /** The rows were read but could not be deleted: they will be shown again. */
+  /** The rows were read but could not be taken out of the inbox: they will be shown again. */
   consumeFailed: StoreError | undefined;
+  /** The ids of the messages shown: the record a session keeps of what reached the model. */
+  ids?: string[];
 }
 
 /** This session's inbox as the board previews it: the front of the queue, never consumed, never a
@@ -31,7 +35,7 @@ export function peekInbox(ctx: BusContext, membership: Membership, max: number):
   if (identity === undefined) return err({ kind: "not-started" });
   const ready = ctx.ready();
   if (ready.isErr()) return err(ready.error);
-  return fromStore(ctx.store.peekInbox(identity.id, Math.min(max, inboxLimitMax)));
+  return fromStore(ctx.store.peekInbox(identity.id, Math.min(max, inboxLimitMax), inboxTime(ctx)));
 }
 
 /** The ids of the mail in this session's inbox, from the file names alone (nothing is read). */
@@ -40,7 +44,36 @@ export function inboxIds(ctx: BusContext, membership: Membership): Result<Readon
   if (identity === undefined) return err({ kind: "not-started" });
   const ready = ctx.ready();
   if (ready.isErr()) return err(ready.error);
-  return fromStore(ctx.store.peekUnseen(identity.id, 0, new Set())).map((look) => new Set(look.ids));
+  return fromStore(ctx.store.inboxIds(identity.id, ctx.clock.now()));
+}
+
+/** Now, and the arrival before which mail has expired: it is never returned, pruned or not. */
+export function inboxTime(ctx: BusContext): InboxTime {
+  const nowMs = ctx.clock.now();
+  // By the clock this reader trusts: a wall clock step is no time the mail waited.
+  const trustedMs = Math.min(nowMs, ctx.silence.trustedNow(nowMs, ctx.clock.monotonic()));
+  return { nowMs, expiredBeforeMs: trustedMs - messageTtlMs };
+}
+
+/** Shown mail set aside by this process, or by one that is gone: deleted when the session recorded
+ * it, put back where it was otherwise. A live twin's is its own to settle. */
+export function settleShown(ctx: BusContext, id: string): void {
+  const recorded = ctx.host.recorded;
+  if (recorded === undefined) return;
+  const aside = ctx.store.listAside(id);
+  if (aside.isErr() || aside.value.length === 0) return;
+  const mine = aside.value.filter(
+    (entry) => entry.reader === ctx.self.pid || ctx.probe.check(entry.reader, undefined) === "gone",
+  );
+  if (mine.length === 0) return;
+  const shown = recorded.call(
+    ctx.host,
+    mine.map((entry) => entry.messageId),
+  );
+  const reached = mine.filter((entry) => shown.has(entry.messageId));
+  const missed = mine.filter((entry) => !shown.has(entry.messageId));
+  if (reached.length > 0) ctx.store.dropAside(id, reached);
+  if (missed.length > 0) ctx.store.restoreAside(id, missed);
 }
 
 /** A read whose rows were not all deleted: they come back, and the result says so. */
@@ -57,17 +90,22 @@ export function readInbox(
   membership: Membership,
   limit: number | undefined,
 ): Result<InboxRead, BusError> {
-  const self = membership.ensureJoined();
+  const self = membership.ensureJoined().andThen((joined) => membership.checkOwner().map(() => joined));
   if (self.isErr()) return err(self.error);
+  const { id } = self.value;
+  settleShown(ctx, id);
   // One page: the unreadable mail named is what this walk reached (the spec's bound).
-  const peek = fromStore(ctx.store.peekInbox(self.value.id, inboxLimitMax));
+  const peek = fromStore(ctx.store.peekInbox(id, inboxLimitMax, inboxTime(ctx)));
   if (peek.isErr()) return err(peek.error);
   const plan = planInboxRead(peek.value, inboxLimit(limit));
-  const consumed = plan.consume.length > 0 ? ctx.store.consume(self.value.id, plan.consume) : ok([]);
+  const take = (names: string[]) =>
+    ctx.host.recorded === undefined ? ctx.store.consume(id, names) : ctx.store.setAside(id, names, ctx.self.pid);
+  const consumed = plan.consume.length > 0 ? take(plan.consume) : ok([]);
   return ok({
     rows: plan.rows,
     more: plan.more,
     unreadable: plan.unreadable,
     consumeFailed: consumeFailure(consumed, plan.consume),
+    ids: plan.rows.map((row) => row.message.id),
   });
 }

@@ -1,6 +1,7 @@
 // The heartbeat, and the ends of a membership: adopted across a reload (A33), taken by a newer
 // process of the same id (A34), lost to a prune, left at shutdown (A32).
 import type { TimerHandle } from "../../../ports/shared/clock.js";
+import type { SessionRecord } from "../bus-files.js";
 import { heartbeatMs } from "../limits.js";
 import { namesProcess } from "../session-liveness.js";
 import type { BusContext } from "./context.js";
@@ -18,8 +19,9 @@ interface Lifecycle {
   freshen(): void;
   /** After a reload: take on the record this very process wrote before it. */
   resumeAfterReload(): void;
-  /** Stops the timer; leaves the bus unless a reload keeps the membership. */
-  shutdown(reason: ShutdownReason): void;
+  /** Stops the timer; leaves the bus unless a reload keeps the membership. Returns the claim keys
+   * the leaving removed (the host tells the person: they are free for anyone now). */
+  shutdown(reason: ShutdownReason): string[];
 }
 
 /** The record as this process last wrote it, if it is still this process's (A34). */
@@ -32,28 +34,33 @@ function ownRecordNow(ctx: BusContext, id: string, joinToken: string): "own" | "
 }
 
 // The record went while this process was silent (suspended past the TTL): its claims were
-// orphans and may be reaped, so it joins again under a new token, keeping its label if free.
-function rejoinAfterLoss(ctx: BusContext, membership: Membership, label: string): void {
+// orphans and may be reaped, so it joins again, keeping its label if free. Only a prune that put
+// the record back in the meantime (it found a beat on it) lets the join keep the old token, and
+// then nothing was lost and nothing is said.
+function rejoinAfterLoss(ctx: BusContext, membership: Membership, lost: SessionRecord): void {
   const mode = membership.member();
   membership.drop();
   const again = { wake: mode?.wake, listen: mode?.armed };
-  const joined = membership.join({ ...again, label }).orElse(() => membership.join(again));
+  const joined = membership.join({ ...again, label: lost.label }).orElse(() => membership.join(again));
+  if (membership.member()?.joinToken === lost.joinToken) return;
   ctx.host.warn({ kind: "record-lost", label: joined.isOk() ? joined.value.label : undefined });
 }
 
 /** The older of two processes of one id leaves the record and its claims to the newer (A34). */
-function leave(ctx: BusContext, membership: Membership): void {
+function leave(ctx: BusContext, membership: Membership): string[] {
   const identity = membership.identity();
   const record = membership.record();
   membership.drop();
-  if (identity === undefined || record === undefined) return;
-  if (ownRecordNow(ctx, identity.id, record.joinToken) === "taken") return;
+  if (identity === undefined || record === undefined) return [];
+  if (ownRecordNow(ctx, identity.id, record.joinToken) === "taken") return [];
   const claims = ctx.store.listClaims();
   const own = claims.isOk()
     ? claims.value.claims.filter((c) => c.owner === identity.id && c.joinToken === record.joinToken)
     : [];
-  const removed = ctx.store.removeClaims(own).andThen(() => ctx.store.removeRecord(identity.id, record.joinToken));
+  const released = ctx.store.removeClaims(own);
+  const removed = released.andThen(() => ctx.store.removeRecord(identity.id, record.joinToken));
   if (removed.isErr()) ctx.host.warn({ kind: "store-failed", op: "leave", error: removed.error });
+  return released.isOk() ? own.map((c) => c.key) : [];
 }
 
 export function createLifecycle(ctx: BusContext, membership: Membership): Lifecycle {
@@ -71,27 +78,35 @@ export function createLifecycle(ctx: BusContext, membership: Membership): Lifecy
   };
 
   function beat(): void {
-    const identity = membership.identity();
     const record = membership.record();
-    if (closed || identity === undefined || record === undefined) return;
-    const stored = ctx.store.readRecord(identity.id);
-    const found = stored.isOk() ? stored.value?.record : undefined;
-    if (stored.isOk() && found === undefined) {
-      rejoinAfterLoss(ctx, membership, record.label);
+    if (closed || record === undefined) return;
+    // In place, never a new file: a record a prune removed is not written back over the claims it
+    // reaped (a beat that did so kept a record and token whose claims were gone, and nobody knew).
+    const touched = ctx.store.touchRecord(record, ctx.clock.now());
+    if (touched.isErr()) {
+      ctx.warnOnce("heartbeat", { kind: "store-failed", op: "heartbeat", error: touched.error });
+      schedule();
       return;
     }
-    if (found !== undefined && (!namesProcess(found, ctx.self) || found.joinToken !== record.joinToken)) {
-      membership.drop();
-      ctx.host.warn({ kind: "displaced", pid: found.pid });
-      return;
+    const outcome = touched.value;
+    switch (outcome.kind) {
+      case "missing":
+        rejoinAfterLoss(ctx, membership, record);
+        return;
+      case "changed":
+        membership.drop();
+        ctx.host.warn({ kind: "displaced", pid: outcome.record.pid });
+        return;
+      case "touched":
+        writtenMs = ctx.clock.now();
+        ctx.recovered("heartbeat");
+        schedule();
+        return;
+      default: {
+        const never: never = outcome;
+        throw new Error(`unknown heartbeat outcome ${JSON.stringify(never)}`);
+      }
     }
-    const written = stored.andThen(() => ctx.store.writeRecord(record));
-    if (written.isErr()) ctx.warnOnce("heartbeat", { kind: "store-failed", op: "heartbeat", error: written.error });
-    else {
-      writtenMs = ctx.clock.now();
-      ctx.recovered("heartbeat");
-    }
-    schedule();
   }
 
   return {
@@ -115,10 +130,11 @@ export function createLifecycle(ctx: BusContext, membership: Membership): Lifecy
       if (found !== undefined && namesProcess(found, ctx.self)) membership.adopt(found);
     },
     shutdown(reason) {
-      if (closed) return;
-      if (reason !== "reload") leave(ctx, membership);
+      if (closed) return [];
+      const released = reason === "reload" ? [] : leave(ctx, membership);
       closed = true;
       stop();
+      return released;
     },
   };
 }

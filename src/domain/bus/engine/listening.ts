@@ -1,5 +1,6 @@
 // The listening watch (A35-A37): polls this session's inbox (watcher hints make it sooner), keeps
-// what it announced so nothing is announced twice, and raises at most one turn per burst.
+// what it announced so nothing is announced twice, and raises at most one turn per burst. Only the
+// process that owns the session's record announces; each poll lists a slice of a huge inbox more.
 import type { MailNotice } from "../../../ports/bus/bus-host.js";
 import type { TimerHandle } from "../../../ports/shared/clock.js";
 import type { WatchHandle } from "../../../ports/shared/watcher.js";
@@ -7,7 +8,9 @@ import { forgetOldest } from "../../shared/bounded-id-set.js";
 import type { BusMessage } from "../bus-files.js";
 import { announcedIdsMax, watchPageMax, watchPollMs } from "../limits.js";
 import { buildNotice, type Listening, onNewMail, raiseAfterRun, type TurnState } from "../listening-rules.js";
+import { namesProcess } from "../session-liveness.js";
 import type { BusContext } from "./context.js";
+import { inboxTime } from "./inbox.js";
 
 interface ListeningPart {
   /** The membership's id and mode, or undefined off the bus: arms or disarms the watch. */
@@ -46,16 +49,27 @@ function unannounced(ctx: BusContext, state: WatchState, withHeld: boolean): Bus
   if (id === undefined) return [];
   // Mail held for the next prompt is skipped by a poll too: it must not fill the page.
   const skip = withHeld && held.size > 0 ? new Set([...announced, ...held]) : announced;
-  const look = ctx.store.peekUnseen(id, watchPageMax, skip);
+  if (!ownsRecord(ctx, id)) return [];
+  const look = ctx.store.peekUnseen(id, watchPageMax, skip, inboxTime(ctx));
   if (look.isErr()) {
     ctx.warnOnce("watch", { kind: "store-failed", op: "watch", error: look.error });
     return [];
   }
   ctx.recovered("watch");
-  const onDisk = new Set(look.value.ids);
-  for (const known of [...announced]) if (!onDisk.has(known)) announced.delete(known);
+  // Until the inbox was listed whole, an id not seen yet may only not be listed yet.
+  const onDisk = look.value.ids;
+  if (look.value.complete) for (const known of [...announced]) if (!onDisk.has(known)) announced.delete(known);
   for (const junk of look.value.unreadableIds) announced.add(junk);
   return look.value.messages.map((entry) => entry.message);
+}
+
+/** One reader per id: a process whose record another process of this id has taken announces
+ * nothing (the membership learns it at its next read or heartbeat and leaves the bus). A record
+ * that cannot be read, or none, does not stop the watch: the heartbeat decides about those. */
+function ownsRecord(ctx: BusContext, id: string): boolean {
+  const stored = ctx.store.readRecord(id);
+  const found = stored.isOk() ? stored.value?.record : undefined;
+  return found === undefined || namesProcess(found, ctx.self);
 }
 
 function announce(state: WatchState, delivery: MailNotice["delivery"], messages: BusMessage[]): MailNotice {

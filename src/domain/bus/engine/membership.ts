@@ -6,7 +6,8 @@ import type { BusError } from "../bus-errors.js";
 import type { SessionRecord } from "../bus-files.js";
 import { isBusId } from "../claim-key.js";
 import { chooseLabel, findHolder } from "../labels.js";
-import type { JudgedSession } from "../session-liveness.js";
+import { recordsListedMax } from "../limits.js";
+import { type JudgedSession, namesProcess } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
 import { liveLabels, readPeers } from "./peers.js";
 
@@ -47,7 +48,8 @@ export interface Membership {
   start(identity: SessionIdentity): void;
   renamed(name: string | undefined): void;
   join(request: JoinRequest): Result<JoinReport, BusError>;
-  /** The implicit join of send, inbox, claim and release (A29): a plain join when not on the bus. */
+  /** The implicit join of send, inbox, claim and release (A29): a plain join when not on the bus,
+   * refused to a process another live process of its id displaced (only `join` takes over). */
   ensureJoined(): Result<SessionIdentity & Member, BusError>;
   /** The record this membership writes (at a join and at every heartbeat). */
   record(): SessionRecord | undefined;
@@ -55,11 +57,27 @@ export interface Membership {
   adopt(record: SessionRecord): void;
   /** Forgets the membership without touching the disk: another process owns the record now. */
   drop(): void;
+  /** Before every read of the inbox: the record is still this process's. When another process of
+   * this id owns it now, this one leaves the bus (told once) and the read is refused. */
+  checkOwner(): Result<void, BusError>;
 }
 
 interface MembershipState {
   identity: SessionIdentity | undefined;
   member: Member | undefined;
+  /** The membership was dropped (another process took the record, or it was lost): an implicit
+   * join must not take the record back from a live twin; an explicit join may. */
+  dropped: boolean;
+}
+
+/** The process that owns this id's record now, when it is not this one (undefined: this one, none,
+ * or the record could not be read). */
+function otherOwner(ctx: BusContext, id: string, joinToken: string | undefined): SessionRecord | undefined {
+  const stored = ctx.store.readRecord(id);
+  const found = stored.isOk() ? stored.value?.record : undefined;
+  if (found === undefined) return undefined;
+  const mine = namesProcess(found, ctx.self) && (joinToken === undefined || found.joinToken === joinToken);
+  return mine ? undefined : found;
 }
 
 function recordOf(ctx: BusContext, id: string, m: Member): SessionRecord {
@@ -99,6 +117,8 @@ function join(
   if (ready.isErr()) return err(ready.error);
   const peers = readPeers(ctx);
   if (peers.isErr()) return err(peers.error);
+  // A label is free only if no record holds it: with sessions/ cut at its bound, that is unknown.
+  if (peers.value.truncated) return err({ kind: "records-unlisted", entriesMax: recordsListedMax });
   const asked = { explicit: request.label, sessionName: name, realCwd: ctx.place.cwd, selfId: id };
   const label = chooseLabel({ ...asked, current: member?.label }, liveLabels(peers.value));
   if (label.isErr()) return err(label.error);
@@ -137,6 +157,7 @@ function join(
     next = { ...next, label: again.value };
   }
   state.member = next;
+  state.dropped = false;
   onChange(next);
   return ok({
     id,
@@ -149,7 +170,15 @@ function join(
 }
 
 export function createMembership(ctx: BusContext, onChange: (member: Member | undefined) => void): Membership {
-  const state: MembershipState = { identity: undefined, member: undefined };
+  const state: MembershipState = { identity: undefined, member: undefined, dropped: false };
+  const implicitJoin = (): Result<SessionIdentity & Member, BusError> => {
+    // An older twin, told it is off the bus, stays off until it joins explicitly (A34).
+    const other =
+      state.dropped && state.identity !== undefined ? otherOwner(ctx, state.identity.id, undefined) : undefined;
+    if (other !== undefined && (other.pid === undefined || ctx.probe.check(other.pid, other.started) !== "gone"))
+      return err({ kind: "displaced", pid: other.pid });
+    return join(ctx, state, {}, onChange).andThen(joined);
+  };
   const joined = (): Result<SessionIdentity & Member, BusError> =>
     state.identity !== undefined && state.member !== undefined
       ? ok({ ...state.identity, ...state.member })
@@ -165,7 +194,7 @@ export function createMembership(ctx: BusContext, onChange: (member: Member | un
       if (state.identity !== undefined) state.identity.name = name;
     },
     join: (request) => join(ctx, state, request, onChange),
-    ensureJoined: () => (state.member !== undefined ? joined() : join(ctx, state, {}, onChange).andThen(joined)),
+    ensureJoined: () => (state.member !== undefined ? joined() : implicitJoin()),
     record: () =>
       state.identity === undefined || state.member === undefined
         ? undefined
@@ -179,7 +208,19 @@ export function createMembership(ctx: BusContext, onChange: (member: Member | un
     drop() {
       if (state.member === undefined) return;
       state.member = undefined;
+      state.dropped = true;
       onChange(undefined);
+    },
+    checkOwner() {
+      const { identity, member } = state;
+      if (identity === undefined || member === undefined) return ok(undefined);
+      const other = otherOwner(ctx, identity.id, member.joinToken);
+      if (other === undefined) return ok(undefined);
+      state.member = undefined;
+      state.dropped = true;
+      onChange(undefined);
+      ctx.host.warn({ kind: "displaced", pid: other.pid });
+      return err({ kind: "displaced", pid: other.pid });
     },
   };
 }

@@ -1,6 +1,10 @@
 // The sessions of this bus as this process judges them right now: one listing, one probe per record.
-import type { Result } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
+import type { StoredRecord } from "../../../ports/bus/bus-store.js";
 import type { BusError } from "../bus-errors.js";
+import type { Owners } from "../claim-rules.js";
+import { recordsListedMax } from "../limits.js";
+import { ownersOf } from "../prune-rules.js";
 import { type JudgedSession, judgeSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
 
@@ -8,15 +12,53 @@ export interface Peers {
   sessions: JudgedSession[];
   /** Files of sessions/ this build cannot read: left alone. */
   unreadable: number;
+  /** sessions/ held more than one listing reads: a session missing here may still be there. */
+  truncated: boolean;
+}
+
+/** Judges records read now, each by its heartbeat, its process and how long this reader has seen it
+ * silent. */
+function judgeAll(ctx: BusContext, stored: readonly StoredRecord[]): JudgedSession[] {
+  const nowMs = ctx.clock.now();
+  const monotonicMs = ctx.clock.monotonic();
+  const examine = (pid: number, started: string | undefined) => ctx.probe.examine(pid, started);
+  return stored.map((s) =>
+    judgeSession(s, ctx.self, nowMs, ctx.silence.silentFor(s.record.id, s.heartbeatMs, monotonicMs), examine),
+  );
 }
 
 export function readPeers(ctx: BusContext): Result<Peers, BusError> {
-  const nowMs = ctx.clock.now();
-  const examine = (pid: number, started: string | undefined) => ctx.probe.examine(pid, started);
-  return fromStore(ctx.store.listRecords()).map((listing) => ({
-    sessions: listing.records.map((stored) => judgeSession(stored, ctx.self, nowMs, examine)),
-    unreadable: listing.unreadable.length,
-  }));
+  return fromStore(ctx.store.listRecords()).map((listing) => {
+    if (!listing.truncated) ctx.silence.keepOnly(new Set(listing.records.map((s) => s.record.id)));
+    return {
+      sessions: judgeAll(ctx, listing.records),
+      unreadable: listing.unreadable.length,
+      truncated: listing.truncated,
+    };
+  });
+}
+
+/** The sessions of these ids, each read by its own record's name (no listing): complete however many
+ * records lie beside them. An id with no record is simply not among them. */
+export function readSessions(ctx: BusContext, ids: Iterable<string>): Result<JudgedSession[], BusError> {
+  const stored: StoredRecord[] = [];
+  for (const id of ids) {
+    const read = fromStore(ctx.store.readRecord(id));
+    if (read.isErr()) return err(read.error);
+    if (read.value !== undefined) stored.push(read.value);
+  }
+  return ok(judgeAll(ctx, stored));
+}
+
+/** The owners of these claims' owner ids: each read by name while there are few, else one listing
+ * (which then must be whole: a missing owner must not read as an orphan). */
+export function readOwners(ctx: BusContext, ids: ReadonlySet<string>, readsMax: number): Result<Owners, BusError> {
+  if (ids.size <= readsMax) return readSessions(ctx, ids).map(ownersOf);
+  return readPeers(ctx).andThen((peers) =>
+    peers.truncated
+      ? err<Owners, BusError>({ kind: "records-unlisted", entriesMax: recordsListedMax })
+      : ok(ownersOf(peers.sessions)),
+  );
 }
 
 /** The labels a new label must not collide with: every active session's. */

@@ -3,11 +3,12 @@
 import { err, ok, type Result } from "neverthrow";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
-import { tmpLeftoverAgeMs } from "../limits.js";
+import { ownerReadsMax, tmpLeftoverAgeMs } from "../limits.js";
 import { planPrune } from "../prune-rules.js";
+import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
 import type { Membership } from "./membership.js";
-import { type Peers, readPeers } from "./peers.js";
+import { type Peers, readPeers, readSessions } from "./peers.js";
 
 interface PruneOutcome {
   /** The sessions as judged for the prune (the ones it removed included). */
@@ -28,15 +29,20 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
   if (claims.isErr()) return err(claims.error);
   const peers = readPeers(ctx);
   if (peers.isErr()) return err(peers.error);
+  const owners = unlistedOwners(ctx, peers.value, claims.value.claims);
+  if (owners.isErr()) return err(owners.error);
   const inboxes = fromStore(ctx.store.listInboxes());
   if (inboxes.isErr()) return err(inboxes.error);
   const nowMs = ctx.clock.now();
   const plan = planPrune({
-    sessions: peers.value.sessions,
+    sessions: [...peers.value.sessions, ...owners.value.found],
     claims: claims.value.claims,
     inboxes: inboxes.value,
     selfId,
     nowMs,
+    trustedNowMs: ctx.silence.trustedNow(nowMs, ctx.clock.monotonic()),
+    sessionsComplete: !peers.value.truncated,
+    absentOwners: owners.value.absent,
   });
   // Each step is retried by the next prune when it fails: none of them is worth failing a read for.
   let recordsRemoved = 0;
@@ -67,6 +73,24 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
     claimsReaped: reaped,
     messagesExpired,
     unread,
+  });
+}
+
+/** When sessions/ was cut at its bound: the owners of claims the listing did not reach, read by their
+ * records' own names (at most ownerReadsMax a prune; the rest wait, their claims untouched). */
+function unlistedOwners(
+  ctx: BusContext,
+  peers: Peers,
+  claims: readonly ClaimName[],
+): Result<{ found: JudgedSession[]; absent: Set<string> }, BusError> {
+  const absent = new Set<string>();
+  if (!peers.truncated) return ok({ found: [], absent });
+  const listed = new Set(peers.sessions.map((s) => s.record.id));
+  const ids = [...new Set(claims.map((c) => c.owner).filter((id) => !listed.has(id)))].slice(0, ownerReadsMax);
+  return readSessions(ctx, ids).map((found) => {
+    const there = new Set(found.map((s) => s.record.id));
+    for (const id of ids) if (!there.has(id)) absent.add(id);
+    return { found, absent };
   });
 }
 

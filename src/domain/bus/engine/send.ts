@@ -9,6 +9,7 @@ import { pathsPerCallMax } from "../limits.js";
 import { checkText, isBusKind, type Recipient, resolveRecipients } from "../sending-rules.js";
 import type { BusContext } from "./context.js";
 import type { Membership } from "./membership.js";
+import { pathLookup } from "./path-lookup.js";
 import { readPeers } from "./peers.js";
 
 export interface SendRequest {
@@ -45,7 +46,7 @@ function checkRequest(ctx: BusContext, request: SendRequest): Result<Checked, Bu
   if (text.isErr()) return err(text.error);
   const given = request.paths ?? [];
   if (given.length > pathsPerCallMax) return err({ kind: "too-many-paths", count: given.length, max: pathsPerCallMax });
-  const paths = resolveClaimPaths(given, ctx.place, (path) => ctx.realPaths.realpath(path));
+  const paths = resolveClaimPaths(given, ctx.place, pathLookup(ctx));
   if (paths.isErr()) return err(paths.error);
   return ok({ to: request.to, text: text.value, kind, paths: paths.value });
 }

@@ -4,7 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import { utf8Bytes } from "../../shared/text/utf8.js";
-import { type Address, isAddress, isUuid } from "../address.js";
+import { type Address, isAddress } from "../address.js";
 import { type AddressError, prefixedAmong, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
@@ -156,12 +156,11 @@ function sendRequest(ctx: EngineContext, to: string, body: string, via: "command
     .andThen(() => checkBody(body))
     .andThen((): Result<{ address: Address; running: boolean | undefined }, SendError> => {
       if (via === "command") return resolveRecipient(ctx, to);
+      // Any address, as given and not resolved: a closed session's id need not be a UUID (Pi takes
+      // any --session-id). Only what is safe as one path segment gets this far.
       if (!isAddress(to)) return err({ kind: "invalid-address", to });
       if (to === ctx.lifecycle.address()) return err({ kind: "address", error: { kind: "self", address: to } });
-      // An address, as Addressing's first rule takes one: a full session id, or a running session's
-      // address. A name or an id prefix would be written into a folder no session reads.
-      const running = ctx.presence.findRunning(to) !== undefined;
-      return isUuid(to) || running ? ok({ address: to, running }) : err({ kind: "invalid-address", to });
+      return ok({ address: to, running: ctx.presence.findRunning(to) !== undefined });
     })
     .andThen(({ address, running }) => {
       const hops = via === "hook" && ctx.run.busy() ? ctx.run.hops().count : 0;

@@ -4,7 +4,7 @@
 import type { BoardKey } from "./board-keys.js";
 import type { ActionOutcome, BoardActions, BoardSnapshot } from "./board-model.js";
 import { paneOf } from "./board-panes.js";
-import { listRows, oneLine, type Tab, tabs } from "./board-rows.js";
+import { oneLine, rowKeys, tabs } from "./board-rows.js";
 import { type BoardState, moveSelection, scrollPane } from "./board-state.js";
 import { bodyHeight, type Frame, paneHeight } from "./board-view.js";
 
@@ -98,8 +98,7 @@ function listKey(board: BoardContext, key: BoardKey): void {
   const state = board.state;
   const place = state.places[state.tab];
   const move = moves[key];
-  const keys = (tab: Tab) => listRows(board.snapshot(), tab).map((row) => row.key);
-  if (move !== undefined) moveSelection(place, keys(state.tab), move(bodyHeight(board.frame())));
+  if (move !== undefined) moveSelection(place, rowKeys(board.snapshot(), state.tab), move(bodyHeight(board.frame())));
   else if (key === "open" && place.key !== undefined) state.pane = { tab: state.tab, key: place.key, top: 0 };
   else if (key === "cancel" || key === "quit") board.close();
   else commonKey(board, key);

@@ -54,6 +54,14 @@ function sessionPane(row: SessionRow, width: number): Pane {
   };
 }
 
+/** The arrival shown: never before the send time. The mtime comes from the file system's coarse
+ * clock, which lags the sender's clock by a few milliseconds, so a message read back at once
+ * seemed to arrive before it was sent. */
+function shownArrival(row: MessageRow): number {
+  const sentMs = Date.parse(row.sentAt);
+  return Number.isNaN(sentMs) ? row.arrivalMs : Math.max(row.arrivalMs, sentMs);
+}
+
 function messagePane(row: MessageRow, width: number): Pane {
   // Each line of the text on its own, so a peer's newline stays a line break and never a control.
   const prose = row.text.split(/\r\n|\r|\n/).flatMap((line) => wrapToWidth(stripUnsafe(line), width));
@@ -63,7 +71,7 @@ function messagePane(row: MessageRow, width: number): Pane {
       ...field("from", [`${row.fromLabel} (${row.fromId})`], width),
       ...field("kind", [row.kind], width),
       ...field("sent", [row.sentAt], width),
-      ...field("arrived", [formatTime(row.arrivalMs)], width),
+      ...field("arrived", [formatTime(shownArrival(row))], width),
       ...field("paths", row.paths, width),
       "",
       ...prose,

@@ -12,8 +12,10 @@ interface ListRow {
   text: string;
 }
 
-// A label column wide enough for most labels; a longer one is cut there, the pane shows it whole.
+// A label or path column wide enough for most; a longer one is cut there, the pane shows it whole.
 const labelColumnsMax = 24;
+const keyColumnsMax = 48;
+const gap = "  ";
 
 /** Peer text made safe to draw on one line: a newline it holds can never start a line of its own. */
 export function oneLine(text: string): string {
@@ -33,38 +35,86 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-function sessionText(row: SessionRow, labelColumns: number): string {
-  const label = fitToWidth(`${oneLine(row.label)}${row.self ? " (you)" : ""}`, labelColumns);
-  const listening = row.state === "gone" ? "" : `  ${row.listening}`;
-  return `${label}  ${row.state}${listening}  ${row.unread} unread  ${plural(row.claims.length, "claim")}`;
+const you = (self: boolean) => (self ? " (you)" : "");
+
+function sessionCells(row: SessionRow): string[] {
+  const listening = row.state === "gone" ? "" : row.listening;
+  const label = `${oneLine(row.label)}${you(row.self)}`;
+  return [label, row.state, listening, `${row.unread} unread`, plural(row.claims.length, "claim")];
 }
 
-function inboxText(row: InboxRow): string {
-  if (row.type === "unreadable") return `unreadable file ${oneLine(row.file)}`;
-  const paths = row.paths.length === 0 ? "" : `  [${plural(row.paths.length, "path")}]`;
-  return `${oneLine(row.fromLabel)}  ${row.kind}${paths}  ${oneLine(row.text)}`;
+function inboxCells(row: InboxRow): string[] {
+  if (row.type === "unreadable") return ["unreadable file", "", "", oneLine(row.file)];
+  const paths = row.paths.length === 0 ? "" : `[${plural(row.paths.length, "path")}]`;
+  return [oneLine(row.fromLabel), row.kind, paths, oneLine(row.text)];
 }
 
-function claimText(row: ClaimRow): string {
-  return `${oneLine(row.key)}  ${oneLine(row.ownerLabel)}${row.own ? " (you)" : ""}`;
+const claimCells = (row: ClaimRow): string[] => [oneLine(row.key), `${oneLine(row.ownerLabel)}${you(row.own)}`];
+
+/** Cells in columns as wide as their widest cell (by display width, up to its cap); a column empty
+ * in every row takes no room; the last cell is left as it is. */
+function aligned(rows: readonly string[][], caps: readonly number[]): string[] {
+  const columns = Math.max(0, ...rows.map((cells) => cells.length));
+  const widths = Array.from({ length: columns - 1 }, (_, column) =>
+    Math.min(
+      caps[column] ?? Number.MAX_SAFE_INTEGER,
+      Math.max(0, ...rows.map((cells) => displayWidth(cells[column] ?? ""))),
+    ),
+  );
+  return rows.map((cells) => {
+    const padded = widths.flatMap((width, column) => (width === 0 ? [] : [fitToWidth(cells[column] ?? "", width)]));
+    return [...padded, cells[columns - 1] ?? ""].join(gap).trimEnd();
+  });
 }
 
-function sessionRows(snapshot: BoardSnapshot): ListRow[] {
-  const rows = visibleSessions(snapshot);
-  const widest = Math.max(0, ...rows.map((row) => displayWidth(oneLine(row.label)) + (row.self ? 6 : 0)));
-  const labelColumns = Math.min(labelColumnsMax, widest);
-  return rows.map((row) => ({ key: row.id, text: sessionText(row, labelColumns) }));
+function rowsOf<T>(items: readonly T[], keyOf: (item: T) => string, cells: (item: T) => string[], caps: number[]) {
+  const texts = aligned(items.map(cells), caps);
+  return items.map((item, index) => ({ key: keyOf(item), text: texts[index] ?? "" }));
 }
 
-/** The rows of one tab, in the order the snapshot gives them. */
-export function listRows(snapshot: BoardSnapshot, tab: Tab): ListRow[] {
+/** How many rows a tab has: nothing is drawn to count them. */
+export function rowCount(snapshot: BoardSnapshot, tab: Tab): number {
   switch (tab) {
     case "sessions":
-      return sessionRows(snapshot);
+      return visibleSessions(snapshot).length;
     case "inbox":
-      return snapshot.inbox.map((row) => ({ key: inboxKey(row), text: inboxText(row) }));
+      return snapshot.inbox.length;
     case "claims":
-      return snapshot.claims.map((row) => ({ key: row.key, text: claimText(row) }));
+      return snapshot.claims.length;
+    default: {
+      const never: never = tab;
+      return never;
+    }
+  }
+}
+
+/** The keys of a tab's rows in order: what keeps a selection on its row. */
+export function rowKeys(snapshot: BoardSnapshot, tab: Tab): string[] {
+  switch (tab) {
+    case "sessions":
+      return visibleSessions(snapshot).map((row) => row.id);
+    case "inbox":
+      return snapshot.inbox.map(inboxKey);
+    case "claims":
+      return snapshot.claims.map((row) => row.key);
+    default: {
+      const never: never = tab;
+      return never;
+    }
+  }
+}
+
+/** The rows `top` to `top + count` of one tab, in the order the snapshot gives them, their columns
+ * lined up among themselves. Only these are drawn: 20,000 claims cost one screen of text. */
+export function listRows(snapshot: BoardSnapshot, tab: Tab, top = 0, count = Number.MAX_SAFE_INTEGER): ListRow[] {
+  const end = top + count;
+  switch (tab) {
+    case "sessions":
+      return rowsOf(visibleSessions(snapshot).slice(top, end), (row) => row.id, sessionCells, [labelColumnsMax]);
+    case "inbox":
+      return rowsOf(snapshot.inbox.slice(top, end), inboxKey, inboxCells, [labelColumnsMax]);
+    case "claims":
+      return rowsOf(snapshot.claims.slice(top, end), (row) => row.key, claimCells, [keyColumnsMax]);
     default: {
       const never: never = tab;
       return never;

@@ -4,7 +4,7 @@ import type { Theme } from "@earendil-works/pi-coding-agent";
 import { cutToWidth } from "../../shared/display-width.js";
 import type { BoardSnapshot } from "./board-model.js";
 import { paneOf } from "./board-panes.js";
-import { emptyText, listRows, oneLine, type Tab, tabs } from "./board-rows.js";
+import { emptyText, listRows, oneLine, rowCount, type Tab, tabs } from "./board-rows.js";
 import { type BoardState, listTop, scrollPane, type Tone } from "./board-state.js";
 
 export type BoardTheme = Pick<Theme, "fg" | "bold">;
@@ -14,8 +14,17 @@ const chromeLines = 4;
 
 const tabNames: Readonly<Record<Tab, string>> = { sessions: "Sessions", inbox: "Inbox", claims: "Claims" };
 
-const listKeys = "Tab/Shift+Tab switch · ↑↓ PgUp/PgDn move · Enter open · w listen · x release · Esc/q close";
-const paneKeys = "↑↓ PgUp/PgDn scroll · g/G top/end · w listen · Esc back";
+// What `w` does now: it stops any listening (wake too), and starts only a next-turn watch; wake is
+// the session tool's to set.
+function listenKey(snapshot: BoardSnapshot): string {
+  return snapshot.self.joined && snapshot.self.listening !== "not listening"
+    ? "w stop listening"
+    : "w listen next turn";
+}
+
+const listKeys = (snapshot: BoardSnapshot) =>
+  `Tab/Shift+Tab switch · ↑↓ PgUp/PgDn move · Enter open · ${listenKey(snapshot)} · x release · Esc/q close`;
+const paneKeys = (snapshot: BoardSnapshot) => `↑↓ PgUp/PgDn scroll · g/G top/end · ${listenKey(snapshot)} · Esc back`;
 
 export interface Frame {
   width: number;
@@ -36,7 +45,7 @@ export function paneHeight(frame: Frame): number {
 export function settleView(state: BoardState, snapshot: BoardSnapshot, frame: Frame): void {
   for (const tab of tabs) {
     const place = state.places[tab];
-    place.top = listTop(place, listRows(snapshot, tab).length, bodyHeight(frame));
+    place.top = listTop(place, rowCount(snapshot, tab), bodyHeight(frame));
   }
   const pane = state.pane;
   if (pane === undefined) return;
@@ -55,7 +64,7 @@ function titleLine(snapshot: BoardSnapshot, theme: BoardTheme): string {
 function tabsLine(snapshot: BoardSnapshot, active: Tab, theme: BoardTheme): string {
   return tabs
     .map((tab) => {
-      const rows = listRows(snapshot, tab).length;
+      const rows = rowCount(snapshot, tab);
       // The inbox rows preview the first 50: the tab counts every file, as the session's row does.
       const count = tab === "inbox" ? Math.max(rows, snapshot.inboxFiles ?? 0) : rows;
       const name = `${tabNames[tab]} (${count})`;
@@ -65,10 +74,11 @@ function tabsLine(snapshot: BoardSnapshot, active: Tab, theme: BoardTheme): stri
 }
 
 function listBody(state: BoardState, snapshot: BoardSnapshot, frame: Frame, theme: BoardTheme): string[] {
-  const rows = listRows(snapshot, state.tab);
-  if (rows.length === 0) return [theme.fg("dim", cutToWidth(emptyText(snapshot, state.tab), frame.width))];
+  if (rowCount(snapshot, state.tab) === 0) {
+    return [theme.fg("dim", cutToWidth(emptyText(snapshot, state.tab), frame.width))];
+  }
   const place = state.places[state.tab];
-  return rows.slice(place.top, place.top + bodyHeight(frame)).map((row, offset) => {
+  return listRows(snapshot, state.tab, place.top, bodyHeight(frame)).map((row, offset) => {
     const selected = place.top + offset === place.index;
     const line = cutToWidth(`${selected ? "> " : "  "}${row.text}`, frame.width);
     return selected ? theme.fg("accent", line) : line;
@@ -104,7 +114,10 @@ export function drawBoard(state: BoardState, snapshot: BoardSnapshot, frame: Fra
   const body =
     state.pane === undefined ? listBody(state, snapshot, frame, theme) : paneBody(state, snapshot, frame, theme);
   const padded = [...body, ...Array<string>(Math.max(0, bodyHeight(frame) - body.length)).fill("")];
-  const keys = theme.fg("dim", cutToWidth(state.pane === undefined ? listKeys : paneKeys, frame.width));
+  const keys = theme.fg(
+    "dim",
+    cutToWidth(state.pane === undefined ? listKeys(snapshot) : paneKeys(snapshot), frame.width),
+  );
   const lines = [
     cutToWidth(titleLine(snapshot, theme), frame.width),
     cutToWidth(tabsLine(snapshot, state.tab, theme), frame.width),

@@ -4,7 +4,7 @@ import { applyKey, type BoardContext, failed } from "./board-input.js";
 import { type BoardKeybindings, readKey } from "./board-keys.js";
 import type { BoardActions, BoardSnapshot } from "./board-model.js";
 import { paneOf } from "./board-panes.js";
-import { listRows, tabs } from "./board-rows.js";
+import { rowKeys, tabs } from "./board-rows.js";
 import { followRows, initialState } from "./board-state.js";
 import { type BoardTheme, drawBoard, type Frame, settleView } from "./board-view.js";
 
@@ -33,11 +33,7 @@ const noSnapshot: BoardSnapshot = {
 /** Moves every selection onto `snapshot`, and leaves a pane whose row is gone. */
 function follow(board: BoardContext, snapshot: BoardSnapshot): void {
   const state = board.state;
-  for (const tab of tabs)
-    followRows(
-      state.places[tab],
-      listRows(snapshot, tab).map((row) => row.key),
-    );
+  for (const tab of tabs) followRows(state.places[tab], rowKeys(snapshot, tab));
   const pane = state.pane;
   if (pane !== undefined && paneOf(snapshot, pane.tab, pane.key, board.frame().width) === undefined) {
     state.pane = undefined;

@@ -66,3 +66,7 @@ export function snapshot(b: Backend, path: string): Record<string, string> {
     out[name] = b.raw.isLink(`${path}/${name}`) ? "link" : b.raw.read(`${path}/${name}`);
   return out;
 }
+
+/** A look at an inbox late enough that no listing is unsure of what it holds, and early enough that
+ * nothing has expired (the tests' mtimes are set near the epoch). */
+export const anyTime = { nowMs: 4_000_000_000_000, expiredBeforeMs: 0 };

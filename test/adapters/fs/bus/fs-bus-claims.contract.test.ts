@@ -7,6 +7,7 @@ import type { BusStore } from "../../../../src/ports/bus/bus-store.js";
 import { type Backend, backends, nodeBackend } from "../backends.js";
 import {
   alice,
+  anyTime,
   bob,
   busMessage,
   busStore,
@@ -220,7 +221,7 @@ describe("fs bus store on node fs: FIFOs", () => {
     expect(store.listRecords()._unsafeUnwrap().unreadable).toMatchObject([
       { name: `${alice}.json`, reason: "not-a-file" },
     ]);
-    const peek = store.peekInbox(bob, 50)._unsafeUnwrap();
+    const peek = store.peekInbox(bob, 50, anyTime)._unsafeUnwrap();
     expect(peek.files).toBe(1);
     expect(peek.entries.map((e) => e.name)).toEqual(["000000000000001-m1.json"]);
     expect(store.listClaims()._unsafeUnwrap()).toEqual({ claims: [], ignored: 1, truncated: false });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordBytesMax } from "../../../../src/domain/bus/limits.js";
 import type { BusStore } from "../../../../src/ports/bus/bus-store.js";
 import { type Backend, backends } from "../backends.js";
-import { alice, bob, busMessage, busStore, carol, sessionRecord, tokenA, tokenB } from "./bus-fixtures.js";
+import { alice, anyTime, bob, busMessage, busStore, carol, sessionRecord, tokenA, tokenB } from "./bus-fixtures.js";
 
 const sentAtMs = 1_760_000_000_123;
 
@@ -144,6 +144,59 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       expect(b.raw.list(at("tmp"))).toEqual([]);
     });
 
+    it("beats in place: the record's mtime moves, its file and text stay, and nothing is left in tmp/", () => {
+      const own = sessionRecord(alice, { joinToken: tokenA });
+      store.writeRecord(own);
+      const before = b.raw.read(at(`sessions/${alice}.json`));
+      const beatMs = 1_800_000_000_000;
+      expect(store.touchRecord(own, beatMs)._unsafeUnwrap()).toEqual({ kind: "touched" });
+      expect(store.readRecord(alice)._unsafeUnwrap()?.heartbeatMs).toBe(beatMs);
+      expect(b.raw.read(at(`sessions/${alice}.json`))).toBe(before);
+      expect(b.raw.list(at("tmp"))).toEqual([]);
+    });
+
+    it("never makes a record a prune removed: the beat says it is missing", () => {
+      const own = sessionRecord(alice, { joinToken: tokenA });
+      store.writeRecord(own);
+      store.removeRecord(alice, tokenA);
+      expect(store.touchRecord(own, 1_800_000_000_000)._unsafeUnwrap()).toEqual({ kind: "missing" });
+      expect(b.raw.exists(at(`sessions/${alice}.json`))).toBe(false);
+    });
+
+    it("leaves another process's record of the id alone and says whose it is", () => {
+      const own = sessionRecord(alice, { joinToken: tokenA });
+      const twin = sessionRecord(alice, { joinToken: tokenA, pid: own.pid === undefined ? 7 : own.pid + 1 });
+      store.writeRecord(twin);
+      const heartbeatMs = store.readRecord(alice)._unsafeUnwrap()!.heartbeatMs;
+      expect(store.touchRecord(own, 1_800_000_000_000)._unsafeUnwrap()).toEqual({ kind: "changed", record: twin });
+      expect(
+        store.touchRecord(sessionRecord(alice, { joinToken: tokenB }), 1_800_000_000_000)._unsafeUnwrap().kind,
+      ).toBe("changed");
+      expect(store.readRecord(alice)._unsafeUnwrap()?.heartbeatMs).toBe(heartbeatMs);
+    });
+
+    it("says a beat that went to a record moved away meanwhile (a prune's tombstone) is missing", () => {
+      const own = sessionRecord(alice, { joinToken: tokenA });
+      store.writeRecord(own);
+      const racing = busStore(b, {
+        ...b.fs,
+        futimesSync(fd: number, atime: Date, mtime: Date) {
+          // A prune moves the record aside between the beat's open and its write.
+          b.fs.renameSync(at(`sessions/${alice}.json`), at("tmp/removing~x.json"));
+          b.fs.futimesSync(fd, atime, mtime);
+        },
+      });
+      expect(racing.touchRecord(own, 1_800_000_000_000)._unsafeUnwrap()).toEqual({ kind: "missing" });
+    });
+
+    it("reads a record without a pid (another implementation's), and says a listing was not cut", () => {
+      const { pid: _pid, ...rest } = sessionRecord(bob);
+      b.raw.write(at(`sessions/${bob}.json`), JSON.stringify(rest));
+      const listing = store.listRecords()._unsafeUnwrap();
+      expect(listing.records.map((r) => r.record)).toEqual([rest]);
+      expect(listing.truncated).toBe(false);
+    });
+
     it("puts back a record a newer join wrote between the token check and the removal", () => {
       store.writeRecord(sessionRecord(alice, { joinToken: tokenA }));
       const racing = busStore(b, {
@@ -182,7 +235,7 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       // Unreadable, and last: a peek of 3 never reads it.
       b.raw.write(`${inbox}/${fileOf("m5")}`, "{bad");
       b.raw.touch(`${inbox}/${fileOf("m5")}`, 9_000);
-      const peek = store.peekInbox(bob, 3)._unsafeUnwrap();
+      const peek = store.peekInbox(bob, 3, anyTime)._unsafeUnwrap();
       expect(peek.entries.map((e) => (e.kind === "message" ? e.message.id : e.name))).toEqual(["m2", "m3", "m4"]);
       expect(peek.entries.map((e) => e.arrivedMs)).toEqual([1_000, 2_000, 2_000]);
       expect(peek.files).toBe(5);
@@ -195,11 +248,11 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       b.raw.symlink(`${b.outside}/x`, `${inbox}/${fileOf("link")}`);
       b.raw.write(`${inbox}/.hidden`, "x");
       expect(store.countInbox(bob)._unsafeUnwrap()).toBe(1);
-      const peek = store.peekInbox(bob, 50)._unsafeUnwrap();
+      const peek = store.peekInbox(bob, 50, anyTime)._unsafeUnwrap();
       expect(peek.files).toBe(1);
       expect(peek.entries.map((e) => e.name)).toEqual([fileOf("m1")]);
       expect(store.countInbox(carol)._unsafeUnwrap()).toBe(0);
-      expect(store.peekInbox(carol, 5)._unsafeUnwrap()).toEqual({ entries: [], files: 0 });
+      expect(store.peekInbox(carol, 5, anyTime)._unsafeUnwrap()).toEqual({ entries: [], files: 0 });
     });
 
     it("names what it cannot read and leaves it on disk: bad JSON, wrong types, a name or recipient that does not match", () => {
@@ -210,7 +263,7 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       b.raw.write(`${inbox}/${fileOf("other")}`, JSON.stringify(busMessage("named-else")));
       b.raw.write(`${inbox}/${fileOf("to")}`, JSON.stringify(busMessage("to", { to: carol })));
       b.raw.write(`${inbox}/stray.txt`, "hello");
-      const peek = store.peekInbox(bob, 50)._unsafeUnwrap();
+      const peek = store.peekInbox(bob, 50, anyTime)._unsafeUnwrap();
       const why = Object.fromEntries(peek.entries.map((e) => [e.name, e.kind === "message" ? "ok" : e.reason]));
       expect(why).toEqual({
         [fileOf("ok")]: "ok",
@@ -272,7 +325,7 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       b.raw.symlink(b.outside, at(`inbox/${bob}`));
       b.raw.write(`${b.outside}/${fileOf("m0")}`, JSON.stringify(busMessage("m0")));
       const refused = { kind: "not-a-folder", path: at(`inbox/${bob}`) };
-      expect(store.peekInbox(bob, 5)._unsafeUnwrapErr()).toEqual(refused);
+      expect(store.peekInbox(bob, 5, anyTime)._unsafeUnwrapErr()).toEqual(refused);
       expect(store.countInbox(bob)._unsafeUnwrapErr()).toEqual(refused);
       expect(store.consume(bob, [fileOf("m0")])._unsafeUnwrapErr()).toEqual(refused);
       expect(store.pruneInbox(bob, Number.MAX_SAFE_INTEGER, true)._unsafeUnwrapErr()).toEqual(refused);

@@ -21,7 +21,9 @@ describe("claim", () => {
       claimed: ["src/api", "README.md"],
       alreadyHeld: [],
     });
-    expect(h.claimFiles()).toHaveLength(2);
+    // The folder by its path; the existing file by its path and by its device and inode.
+    expect(h.claimFiles()).toHaveLength(3);
+    expect(h.claimFiles().filter((name) => /^#[0-9]+-[0-9]+#README\.md~/.test(name))).toHaveLength(1);
   });
 
   it("claims and releases nothing while claims/ holds more than one listing reads: a colliding claim could be past it", () => {
@@ -128,7 +130,8 @@ describe("claim", () => {
     const refusal = alice.engine.claim(["src/api"])._unsafeUnwrapErr();
     expect(interleaved).toBe(true);
     expect(refusal).toMatchObject({ kind: "claim-conflict", race: true });
-    expect(h.claimFiles()).toHaveLength(2);
+    // README.md and src/api/routes.ts, each by path and by identity.
+    expect(h.claimFiles()).toHaveLength(4);
     expect(h.claimFiles().every((name) => name.includes(idOf.bob))).toBe(true);
   });
 });
@@ -143,7 +146,8 @@ describe("release", () => {
       notClaimed: ["src"],
       heldByOthers: [{ path: "README.md", holder: { id: idOf.bob, label: "bob" } }],
     });
-    expect(h.claimFiles()).toHaveLength(1);
+    expect(h.claimFiles()).toHaveLength(2);
+    expect(h.claimFiles().every((name) => name.includes(idOf.bob))).toBe(true);
   });
 
   it("resolves its paths like a claim", () => {

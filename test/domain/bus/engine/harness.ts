@@ -7,6 +7,7 @@ import { createFsBusStore } from "../../../../src/adapters/fs/bus/fs-bus-store.j
 import type { FsLike } from "../../../../src/adapters/fs/shared/fs-like.js";
 import { createManualWatcher, type ManualWatcher } from "../../../../src/adapters/memory/manual-watcher.js";
 import { createMemoryFs, memoryFsUid } from "../../../../src/adapters/memory/memory-fs.js";
+import { createMemoryRealPaths, exactNames } from "../../../../src/adapters/memory/memory-real-paths.js";
 import {
   createProcessTable,
   type ProcessTable,
@@ -74,6 +75,10 @@ export interface BusHarness {
   /** Moves virtual time and Date together, firing due timers at their own times. */
   advance(ms: number): void;
   shutdown(name: Name, reason?: "quit" | "reload" | "resume"): void;
+  /** Alive but silent (blocked, or SIGSTOP with no probe to tell): its timers wait, in order. */
+  hang(name: Name): void;
+  /** The hung session goes on: what waited runs now. */
+  resume(name: Name): void;
   /** kill -9: nothing of it runs any more, its files stay. */
   crash(name: Name): void;
   record(name: Name): SessionRecord | undefined;
@@ -84,9 +89,13 @@ export interface BusHarness {
   ageRecord(name: Name, ageMs: number): void;
 }
 
-function trackedClock(clock: VirtualClock, live: Set<TimerHandle>, alive: () => boolean): Clock {
+/** Runs a session's timer callback now, later (while it hangs), or never (once it died). */
+type Gate = (fn: () => void) => void;
+
+function trackedClock(clock: VirtualClock, live: Set<TimerHandle>, gate: Gate): Clock {
   return {
     now: () => clock.now(),
+    monotonic: () => clock.monotonic(),
     setTimer(ms, fn) {
       const handle: TimerHandle = {
         cancel: () => {
@@ -96,12 +105,12 @@ function trackedClock(clock: VirtualClock, live: Set<TimerHandle>, alive: () => 
       };
       const inner = clock.setTimer(ms, () => {
         live.delete(handle);
-        if (alive()) fn();
+        gate(fn);
       });
       live.add(handle);
       return handle;
     },
-    defer: (fn) => clock.defer(() => alive() && fn()),
+    defer: (fn) => clock.defer(() => gate(fn)),
   };
 }
 
@@ -124,18 +133,13 @@ export function createBusHarness(): BusHarness {
   const watcher = createManualWatcher();
   const sessions = new Map<Name, BusSession>();
   const kills = new Map<Name, () => void>();
+  const hangs = new Map<Name, (on: boolean) => void>();
   vol.mkdirSync("/agent", { recursive: true, mode: 0o700 });
   vol.mkdirSync(`${repo}/src/api`, { recursive: true, mode: 0o755 });
   vol.writeFileSync(`${repo}/src/api/routes.ts`, "");
   vol.writeFileSync(`${repo}/README.md`, "");
   vol.symlinkSync(`${repo}/src`, `${repo}/src-link`);
-  const realpath = (path: string) => {
-    try {
-      return String(vol.realpathSync(path));
-    } catch {
-      return undefined;
-    }
-  };
+  const realPaths = createMemoryRealPaths(vol, exactNames);
   const list = (path: string): string[] => {
     try {
       return (vol.readdirSync(path) as unknown[]).map(String).sort();
@@ -148,8 +152,15 @@ export function createBusHarness(): BusHarness {
     const identity = options.pid === undefined ? table.spawn(options.spawn) : table.probeFor(options.pid).self();
     const live = new Set<TimerHandle>();
     let alive = true;
+    let hung = false;
+    const held: (() => void)[] = [];
+    const gate: Gate = (fn) => {
+      if (!alive) return;
+      if (hung) held.push(fn);
+      else fn();
+    };
     const host = recordingHost();
-    const clockOf = trackedClock(clock, live, () => alive);
+    const clockOf = trackedClock(clock, live, gate);
     const cwd = options.cwd ?? repo;
     const place: RepoPlace = { key: "repo-key", common: `${repo}/.git`, root: repo, cwd };
     const engine = createBusEngine({
@@ -164,11 +175,15 @@ export function createBusHarness(): BusHarness {
       entropy: createSeededEntropy(identity.pid),
       probe: table.probeFor(identity.pid),
       watcher: { watch: (dir, onHint) => watcher.watch(dir, (hint) => alive && onHint(hint)) },
-      realPaths: { realpath },
+      realPaths,
       host,
     });
     const id = idOf[options.idOf ?? name];
     const session: BusSession = { name, id, pid: identity.pid, engine, host, liveTimers: () => live.size };
+    hangs.set(name, (on) => {
+      hung = on;
+      if (!on) for (const fn of held.splice(0)) gate(fn);
+    });
     kills.set(name, () => {
       alive = false;
       for (const handle of [...live]) handle.cancel();
@@ -203,6 +218,12 @@ export function createBusHarness(): BusHarness {
       const session = harness.session(name);
       session.engine.shutdown(reason);
       if (reason !== "reload") table.exit(session.pid);
+    },
+    hang(name) {
+      hangs.get(name)?.(true);
+    },
+    resume(name) {
+      hangs.get(name)?.(false);
     },
     crash(name) {
       table.crash(harness.session(name).pid);

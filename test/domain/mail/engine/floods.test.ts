@@ -1,5 +1,5 @@
 // Hostile floods and loose matches: a new/ full of dot-files, a late watcher hint for mail handled
-// long ago, a name that reads like another session's short id, an answer from someone other than
+// long ago, a name that reads like another session's short id (the name wins), an answer from someone other than
 // the ask's target.
 import { describe, expect, it } from "vitest";
 import { hiddenNamesMax } from "../../../../src/domain/mail/limits.js";
@@ -25,14 +25,17 @@ describe("floods in new/", () => {
 });
 
 describe("loose matches", () => {
-  it("refuses as ambiguous a session named like another session's short id", () => {
+  // The spec's order: "by exact Pi session name, then by an id prefix". The named session is warned
+  // when it takes the name (test/pi/mail/warnings.test.ts); carol stays reachable by a longer prefix.
+  it("sends to a session named like another session's short id by the name, and the longer prefix reaches the other", () => {
     const h = createHarness();
-    h.launch("alice");
+    const alice = h.launch("alice");
     const bob = h.launch("bob");
-    h.session("alice").engine.renamed(addressOf.carol.slice(0, 8));
+    alice.engine.renamed(addressOf.carol.slice(0, 8));
     h.launch("carol");
-    const sent = bob.engine.send(addressOf.carol.slice(0, 8), "for carol");
-    expect(sent._unsafeUnwrapErr()).toMatchObject({ kind: "address", error: { kind: "ambiguous" } });
+    const sent = bob.engine.send(addressOf.carol.slice(0, 8), "for alice");
+    expect(sent._unsafeUnwrap().envelope.to).toBe(alice.address);
+    expect(bob.engine.send(addressOf.carol.slice(0, 9), "for carol")._unsafeUnwrap().envelope.to).toBe(addressOf.carol);
   });
 
   it("shows, for each session an ambiguous name matched, a prefix that reaches it alone among every running session", () => {

@@ -128,6 +128,7 @@ export function trackedClock(
   };
   return {
     now: () => clock.now(),
+    monotonic: () => clock.monotonic(),
     setTimer: (ms, fn) => track((f) => clock.setTimer(ms, f), fn),
     defer: (fn) =>
       clock.defer(() => {

@@ -96,7 +96,7 @@ describe("x: releasing a claim", () => {
     press(keys.tab, keys.tab, "x", answer);
     expect(actions.release).not.toHaveBeenCalled();
     expect(statusLine(screen())).toBe("Kept src/api/.");
-    expect(selected(screen())).toBe("src/api/  billing-core (you)");
+    expect(selected(screen())).toBe("src/api/          billing-core (you)");
     expect(done).not.toHaveBeenCalled();
   });
 

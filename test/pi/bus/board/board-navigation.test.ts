@@ -117,7 +117,7 @@ describe("panes", () => {
   it("names an unreadable file in its pane and says it stays on disk", () => {
     const { press, text } = openBoard(joinedSnapshot({ inbox: [{ type: "unreadable", file: "0001-x.json" }] }));
     press(keys.tab);
-    expect(text()).toContain("> unreadable file 0001-x.json");
+    expect(text()).toContain("> unreadable file  0001-x.json");
     press(keys.enter);
     expect(text()).toContain("file       0001-x.json");
     expect(text()).toContain("left on disk");

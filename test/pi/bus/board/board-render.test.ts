@@ -70,10 +70,21 @@ describe("rendering", () => {
   it("ends with the keys of the list, or of the pane when one is open", () => {
     const { press, screen } = openBoard(joinedSnapshot());
     expect(screen().at(-1)).toBe(
-      "Tab/Shift+Tab switch · ↑↓ PgUp/PgDn move · Enter open · w listen · x release · Esc/q close",
+      "Tab/Shift+Tab switch · ↑↓ PgUp/PgDn move · Enter open · w stop listening · x release · Esc/q close",
     );
     press(keys.enter);
-    expect(screen().at(-1)).toBe("↑↓ PgUp/PgDn scroll · g/G top/end · w listen · Esc back");
+    expect(screen().at(-1)).toBe("↑↓ PgUp/PgDn scroll · g/G top/end · w stop listening · Esc back");
+  });
+
+  it("says what w does now: it stops wake and next-turn listening alike, and starts only a next-turn watch", () => {
+    const line = (listening: "wake" | "next turn" | "not listening", joined = true) => {
+      const self = { id: "id-billing-core", label: "billing-core", joined, listening };
+      return openBoard(joinedSnapshot({ self })).screen().at(-1);
+    };
+    expect(line("wake")).toContain(" · w stop listening · ");
+    expect(line("next turn")).toContain(" · w stop listening · ");
+    expect(line("not listening")).toContain(" · w listen next turn · ");
+    expect(line("not listening", false)).toContain(" · w listen next turn · ");
   });
 
   it.each([8, 13, 21, 34, 55, 100])(

@@ -1,0 +1,60 @@
+// The engine's read-only view as the board draws it: one snapshot and a peek at the front of this
+// session's inbox, adapted to plain rows. What the 1 s poll costs Pi's loop is this and one screen.
+import { describeBusError } from "../../../domain/bus/bus-errors.js";
+import type { BusEngine, InboxPreview, StatusView } from "../../../domain/bus/engine/index.js";
+import { inboxLimitMax } from "../../../domain/bus/limits.js";
+import { listeningWords } from "../texts.js";
+import type { BoardSnapshot, InboxRow } from "./board-model.js";
+
+function inboxRows(preview: InboxPreview | undefined): InboxRow[] {
+  return (preview?.entries ?? []).map((entry) =>
+    entry.kind === "message"
+      ? {
+          type: "message",
+          id: entry.message.id,
+          fromId: entry.message.from,
+          fromLabel: entry.message.fromLabel,
+          kind: entry.message.kind,
+          text: entry.message.text,
+          paths: entry.message.paths,
+          sentAt: entry.message.sentAt,
+          arrivalMs: entry.arrivedMs,
+        }
+      : { type: "unreadable", file: entry.name },
+  );
+}
+
+function boardSnapshot(view: StatusView, preview: InboxPreview | undefined, nowMs: number): BoardSnapshot {
+  const listening = listeningWords(view.self.listening) as BoardSnapshot["self"]["listening"];
+  return {
+    self: {
+      id: view.self.id ?? "",
+      ...(view.self.label === undefined ? {} : { label: view.self.label }),
+      joined: view.self.joined,
+      listening,
+    },
+    sessions: view.sessions.map((s) => ({
+      id: s.id,
+      label: s.label,
+      state: s.state,
+      listening: listeningWords(s.listening) as BoardSnapshot["sessions"][number]["listening"],
+      unread: s.unread ?? 0,
+      claims: s.claims,
+      cwd: s.cwd,
+      heartbeatAgeMs: Math.max(0, nowMs - s.heartbeatMs),
+      self: s.self,
+    })),
+    inbox: inboxRows(preview),
+    inboxFiles: preview?.files,
+    claims: view.sessions.flatMap((s) =>
+      s.state === "active" ? s.claims.map((key) => ({ key, ownerId: s.id, ownerLabel: s.label, own: s.self })) : [],
+    ),
+  };
+}
+
+/** Throws the bus's own description when the snapshot fails; a failed peek shows no mail. */
+export function readBoardSnapshot(engine: BusEngine): BoardSnapshot {
+  const view = engine.snapshot();
+  if (view.isErr()) throw new Error(describeBusError(view.error));
+  return boardSnapshot(view.value, engine.peek(inboxLimitMax).unwrapOr(undefined), Date.now());
+}

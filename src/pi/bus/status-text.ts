@@ -1,0 +1,124 @@
+// What the model reads of `status`, held to a budget as an inbox read is: this session's row first,
+// then the live sessions, then the gone ones, each with a short id; then the paths they claim, in
+// that order, while the budget lasts. What did not fit is counted in one closing line that says
+// where to see it, so a bus of thousands of claims costs a few thousand characters, not 400 KB.
+import type { SessionRow, StatusView } from "../../domain/bus/engine/index.js";
+import { idShownCharsMin, labelCharsMax, pathCharsMax, statusTextCharsMax } from "../../domain/bus/limits.js";
+import { sanitizeField } from "../../domain/shared/text/sanitize.js";
+import { uniquePrefixes } from "../../domain/shared/unique-prefix.js";
+import { type ActionText, listeningWords, type ShortId } from "./texts.js";
+
+const label = (text: string) => sanitizeField(text, labelCharsMax);
+const path = (text: string) => sanitizeField(text, pathCharsMax);
+const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+/** Room kept for the closing line that counts what was left out. */
+const closingLineCharsMax = 400;
+
+function selfLine(view: StatusView, short: ShortId): string {
+  const { self } = view;
+  if (!self.joined || self.label === undefined) {
+    return "This session is not on the bus: it joins with join, or at its first send, inbox, claim or release.";
+  }
+  return `This session: ${label(self.label)} (${short(self.id ?? "")}), listening: ${listeningWords(self.listening)}.`;
+}
+
+/** A row up to its claims: what the row costs before any path is named. */
+function rowHead(s: SessionRow, short: ShortId): string {
+  const who = `${label(s.label)}${s.self ? " (this session)" : ` (${short(s.id)})`}`;
+  if (s.state === "gone") return `- ${who} · gone: its process ended; its label and paths are free`;
+  const unread = s.unread === undefined ? "unread unknown" : `${s.unread} unread`;
+  return `- ${who} · active · ${listeningWords(s.listening)} · ${unread}`;
+}
+
+interface Shown {
+  row: SessionRow;
+  head: string;
+  paths: string[];
+}
+
+/** The claims part of a row: every path, some and a count of the rest, or the count alone. */
+function claimsPart(shown: Shown): string {
+  const { row, paths } = shown;
+  if (row.state === "gone") return "";
+  if (row.claims.length === 0) return " · no claims";
+  if (paths.length === 0) return ` · ${plural(row.claims.length, "claim")}, not shown`;
+  const rest = row.claims.length - paths.length;
+  return ` · claims: ${paths.join(", ")}${rest > 0 ? ` and ${rest.toLocaleString("en-US")} more` : ""}`;
+}
+
+/** The worst a row's claims part costs before its paths: the count form, or " · no claims". */
+const claimsReserve = (row: SessionRow) =>
+  row.state === "gone" ? 0 : ` · ${plural(row.claims.length, "claim")}, not shown`.length;
+
+/** This session first, then the live ones, then the gone; each group by label as the engine sorts. */
+function byUse(sessions: readonly SessionRow[]): SessionRow[] {
+  const rank = (s: SessionRow) => (s.self ? 0 : s.state === "active" ? 1 : 2);
+  return [...sessions].sort((a, b) => rank(a) - rank(b));
+}
+
+function fitRows(ordered: readonly SessionRow[], short: ShortId, budget: number) {
+  const shown: Shown[] = [];
+  let left = budget;
+  for (const row of ordered) {
+    const head = rowHead(row, short);
+    const cost = head.length + claimsReserve(row) + 1;
+    if (cost > left && !row.self) break;
+    shown.push({ row, head, paths: [] });
+    left -= cost;
+  }
+  // Then the paths, row by row in the same order, while they fit: the first that does not ends it.
+  fill: for (const s of shown) {
+    for (const key of s.row.state === "active" ? s.row.claims : []) {
+      const named = path(key);
+      // ", " between paths, and " and N more" never costs more than the count form it replaces.
+      const cost = named.length + 2 + (s.paths.length === 0 ? " · claims: ".length : 0);
+      if (cost > left) break fill;
+      s.paths.push(named);
+      left -= cost;
+    }
+  }
+  return shown;
+}
+
+function closingLine(sessionsLeft: number, claimsLeft: number): string {
+  const parts = [
+    sessionsLeft > 0 ? `${plural(sessionsLeft, "more session")}` : "",
+    claimsLeft > 0 ? `${plural(claimsLeft, "more claim")}` : "",
+  ].filter((part) => part !== "");
+  return `… ${parts.join(" and ")} not shown. A claim of a held path is refused naming its holder; a person sees every session and claim in /sessions.`;
+}
+
+/** `short` names each id; by default, its shortest prefix among the sessions of this view. */
+export function statusText(view: StatusView, short = viewShortener(view)): ActionText {
+  const active = view.sessions.filter((s) => s.state === "active");
+  const claimCount = active.reduce((n, s) => n + s.claims.length, 0);
+  const head = `${selfLine(view, short)}\nSessions (${active.length} active):`;
+  const unreadable =
+    view.unreadableRecords > 0 ? `\n${plural(view.unreadableRecords, "session record")} this build cannot read.` : "";
+  const budget = statusTextCharsMax - head.length - unreadable.length - closingLineCharsMax;
+  const shown = fitRows(byUse(view.sessions), short, budget);
+  const lines = shown.map((s) => `${s.head}${claimsPart(s)}`);
+  const sessionsLeft = view.sessions.length - shown.length;
+  const claimsLeft = claimCount - shown.reduce((n, s) => n + s.paths.length, 0);
+  if (sessionsLeft > 0 || claimsLeft > 0) lines.push(closingLine(sessionsLeft, claimsLeft));
+  const listing = lines.length === 0 ? "Nobody has joined the bus on this repository." : lines.join("\n");
+  // The details keep what the text shows (the session file keeps them), with the counts of the rest.
+  const sessions = shown.map((s) => ({ ...s.row, claims: s.row.claims.slice(0, s.paths.length) }));
+  return {
+    text: `${head}\n${listing}${unreadable}`,
+    summary: `${plural(active.length, "active session")} · ${plural(claimCount, "claim")}`,
+    data: { ...view, sessions, sessionsLeft, claimsLeft },
+  };
+}
+
+/** Every session id a status view names: the ones its short ids must keep apart. */
+export function viewIds(view: StatusView): string[] {
+  const ids = view.sessions.map((s) => s.id);
+  return view.self.id === undefined ? ids : [...ids, view.self.id];
+}
+
+function viewShortener(view: StatusView): ShortId {
+  const prefixes = uniquePrefixes(viewIds(view), idShownCharsMin);
+  return (id) => prefixes.get(id) ?? id;
+}
