@@ -28,6 +28,9 @@ export interface RecordListing {
  * record of this id (another process of this session joined since). */
 export type TouchOutcome = { kind: "touched" } | { kind: "missing" } | { kind: "changed"; record: SessionRecord };
 
+/** Whose `id`'s record is now: this process's, none, or another process's (of this session). */
+export type RecordCheck = { kind: "own" } | { kind: "missing" } | { kind: "changed"; record: SessionRecord };
+
 /** One inbox file at the front of the queue. */
 export type InboxEntry =
   | { kind: "message"; name: string; arrivedMs: number; message: BusMessage }
@@ -96,6 +99,9 @@ export interface BusStore {
    * removed, so the session learns it lost its membership instead of writing itself back beside
    * the claims the prune reaped. */
   touchRecord(record: SessionRecord, nowMs: number): Result<TouchOutcome, StoreError>;
+  /** Whether `id`'s record still names this process (its pid and start token). One lstat while the
+   * file is the one this store last checked or touched, unchanged: every poll of the watch asks. */
+  checkRecord(id: string, self: { pid: number; started: string | undefined }): Result<RecordCheck, StoreError>;
   listRecords(): Result<RecordListing, StoreError>;
   /** Removes `id`'s record only while it still carries `joinToken` (a newer join keeps its own)
    * and, given `heartbeatMs`, only while its heartbeat is still that one (a beat since keeps it).

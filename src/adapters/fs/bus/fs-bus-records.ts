@@ -5,10 +5,17 @@ import type { SessionRecord } from "../../../domain/bus/bus-files.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
 import { recordBytesMax, recordsListedMax } from "../../../domain/bus/limits.js";
 import { decodeSessionRecord, encodeSessionRecord } from "../../../domain/bus/records.js";
-import type { RecordListing, StoredRecord, TouchOutcome, Unreadable } from "../../../ports/bus/bus-store.js";
+import type {
+  RecordCheck,
+  RecordListing,
+  StoredRecord,
+  TouchOutcome,
+  Unreadable,
+} from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { writeAtomic } from "../shared/fs-files.js";
+import type { FsStats } from "../shared/fs-like.js";
 import { readOpenEntry, readOwnEntry } from "../shared/fs-read.js";
 import {
   type BusContext,
@@ -124,6 +131,75 @@ export function listRecords(ctx: BusContext): Result<RecordListing, StoreError> 
   return ok(listing);
 }
 
+/** Per store, per id: the file this store last found or made its own record, by its device, inode
+ * and mtime. A record is replaced only by a rename (a new inode, a new mtime) and beaten only by a
+ * touch (a new mtime), so while all three hold, the text read then is the text there now. */
+const ownStamps = new WeakMap<BusContext, Map<string, { dev: number; ino: number; mtimeMs: number }>>();
+
+function stampsOf(ctx: BusContext): Map<string, { dev: number; ino: number; mtimeMs: number }> {
+  let stamps = ownStamps.get(ctx);
+  if (stamps === undefined) {
+    stamps = new Map();
+    ownStamps.set(ctx, stamps);
+  }
+  return stamps;
+}
+
+function sameStamp(a: { dev: number; ino: number; mtimeMs: number } | undefined, b: FsStats): boolean {
+  return a !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
+}
+
+function isOwn(found: SessionRecord, own: SessionRecord): boolean {
+  return found.joinToken === own.joinToken && found.pid === own.pid && found.started === own.started;
+}
+
+export function checkRecord(
+  ctx: BusContext,
+  id: string,
+  self: { pid: number; started: string | undefined },
+): Result<RecordCheck, StoreError> {
+  const path = recordPath(ctx, id);
+  const there = folderThere(ctx, folderPath(ctx, "sessions"));
+  if (there.isErr()) return err(there.error);
+  if (!there.value) return ok({ kind: "missing" });
+  const seen = lstatIfThere(ctx.fs, path);
+  if (seen.isErr()) return err(seen.error);
+  if (seen.value === undefined) return ok({ kind: "missing" });
+  const stamps = stampsOf(ctx);
+  if (sameStamp(stamps.get(id), seen.value)) return ok({ kind: "own" });
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
+  const opened = attempt("open", path, () => ctx.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
+  if (failedWith(opened, "ENOENT")) return ok({ kind: "missing" });
+  if (opened.isErr()) return err(opened.error);
+  const fd = opened.value;
+  const checked = readOpenRecord(ctx, fd, path, id).map((found): RecordCheck => {
+    if (found === undefined) return { kind: "missing" };
+    if (found.record.pid !== self.pid || found.record.started !== self.started) {
+      return { kind: "changed", record: found.record };
+    }
+    stamps.set(id, { dev: found.stats.dev, ino: found.stats.ino, mtimeMs: found.stats.mtimeMs });
+    return { kind: "own" };
+  });
+  attempt("close", path, () => ctx.fs.closeSync(fd));
+  return checked;
+}
+
+/** The record in an open file, with the fstat taken before it was read (undefined: not a record). */
+function readOpenRecord(
+  ctx: BusContext,
+  fd: number,
+  path: string,
+  id: string,
+): Result<{ record: SessionRecord; stats: FsStats } | undefined, StoreError> {
+  const stats = attempt("fstat", path, () => ctx.fs.fstatSync(fd));
+  if (stats.isErr()) return err(stats.error);
+  const read = readOpenEntry(ctx.fs, fd, path, recordBytesMax, ctx.uid);
+  if (read.isErr()) return err(read.error);
+  if (read.value.kind !== "text") return ok(undefined);
+  const decoded = decodeSessionRecord(read.value.text, id);
+  return ok(decoded.isOk() ? { record: decoded.value, stats: stats.value } : undefined);
+}
+
 /** The heartbeat, in place: open without following a link, check by the open file that it is this
  * user's record under `joinToken`, then set its times. A removed record is never made again here. */
 export function touchRecord(ctx: BusContext, own: SessionRecord, nowMs: number): Result<TouchOutcome, StoreError> {
@@ -148,15 +224,10 @@ function touchOpen(
   own: SessionRecord,
   nowMs: number,
 ): Result<TouchOutcome, StoreError> {
-  const read = readOpenEntry(ctx.fs, fd, path, recordBytesMax, ctx.uid);
+  const read = readOpenRecord(ctx, fd, path, own.id);
   if (read.isErr()) return err(read.error);
-  if (read.value.kind !== "text") return ok({ kind: "missing" });
-  const decoded = decodeSessionRecord(read.value.text, own.id);
-  if (decoded.isErr()) return ok({ kind: "missing" });
-  const found = decoded.value;
-  if (found.joinToken !== own.joinToken || found.pid !== own.pid || found.started !== own.started) {
-    return ok({ kind: "changed", record: found });
-  }
+  if (read.value === undefined) return ok({ kind: "missing" });
+  if (!isOwn(read.value.record, own)) return ok({ kind: "changed", record: read.value.record });
   const at = new Date(nowMs);
   const touched = attempt("futimes", path, () => ctx.fs.futimesSync(fd, at, at));
   if (touched.isErr()) return err(touched.error);
@@ -167,7 +238,9 @@ function touchOpen(
   if (opened.isErr()) return err(opened.error);
   if (now.isErr()) return err(now.error);
   const same = now.value !== undefined && now.value.ino === opened.value.ino && now.value.dev === opened.value.dev;
-  return ok(same ? { kind: "touched" } : { kind: "missing" });
+  if (!same) return ok({ kind: "missing" });
+  stampsOf(ctx).set(own.id, { dev: opened.value.dev, ino: opened.value.ino, mtimeMs: opened.value.mtimeMs });
+  return ok({ kind: "touched" });
 }
 
 /** Removes `id`'s record while it carries `joinToken` and, given `heartbeatMs`, while its heartbeat

@@ -29,7 +29,7 @@ import {
   peekUnseen,
 } from "./fs-bus-inbox.js";
 import { pruneInbox, sweepTmp } from "./fs-bus-prune.js";
-import { listRecords, readRecord, removeRecord, touchRecord, writeRecord } from "./fs-bus-records.js";
+import { checkRecord, listRecords, readRecord, removeRecord, touchRecord, writeRecord } from "./fs-bus-records.js";
 
 export interface FsBusStoreOptions {
   fs: FsLike;
@@ -58,6 +58,7 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     writeRecord: (record) => writeRecord(ctx, record),
     readRecord: (id) => readRecord(ctx, id),
     touchRecord: (record, nowMs) => touchRecord(ctx, record, nowMs),
+    checkRecord: (id, self) => checkRecord(ctx, id, self),
     listRecords: () => listRecords(ctx),
     removeRecord: (id, joinToken, heartbeatMs) => removeRecord(ctx, id, joinToken, heartbeatMs),
     deliver: (message, sentAtMs) => deliver(ctx, message, sentAtMs),

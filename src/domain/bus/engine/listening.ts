@@ -8,7 +8,6 @@ import { forgetOldest } from "../../shared/bounded-id-set.js";
 import type { BusMessage } from "../bus-files.js";
 import { announcedIdsMax, watchPageMax, watchPollMs } from "../limits.js";
 import { buildNotice, type Listening, onNewMail, raiseAfterRun, type TurnState } from "../listening-rules.js";
-import { namesProcess } from "../session-liveness.js";
 import type { BusContext } from "./context.js";
 import { inboxTime } from "./inbox.js";
 
@@ -67,9 +66,8 @@ function unannounced(ctx: BusContext, state: WatchState, withHeld: boolean): Bus
  * nothing (the membership learns it at its next read or heartbeat and leaves the bus). A record
  * that cannot be read, or none, does not stop the watch: the heartbeat decides about those. */
 function ownsRecord(ctx: BusContext, id: string): boolean {
-  const stored = ctx.store.readRecord(id);
-  const found = stored.isOk() ? stored.value?.record : undefined;
-  return found === undefined || namesProcess(found, ctx.self);
+  const checked = ctx.store.checkRecord(id, ctx.self);
+  return checked.isErr() || checked.value.kind !== "changed";
 }
 
 function announce(state: WatchState, delivery: MailNotice["delivery"], messages: BusMessage[]): MailNotice {

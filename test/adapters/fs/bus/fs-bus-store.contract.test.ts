@@ -189,6 +189,19 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       expect(racing.touchRecord(own, 1_800_000_000_000)._unsafeUnwrap()).toEqual({ kind: "missing" });
     });
 
+    it("checks whose a record is: this process's, none, or another process's of the id", () => {
+      const own = sessionRecord(alice, { joinToken: tokenA });
+      const self = { pid: own.pid ?? 0, started: own.started };
+      expect(store.checkRecord(alice, self)._unsafeUnwrap()).toEqual({ kind: "missing" });
+      store.writeRecord(own);
+      expect(store.checkRecord(alice, self)._unsafeUnwrap()).toEqual({ kind: "own" });
+      // Asked again with the file unchanged: still this process's (one lstat).
+      expect(store.checkRecord(alice, self)._unsafeUnwrap()).toEqual({ kind: "own" });
+      const twin = sessionRecord(alice, { joinToken: tokenA, pid: self.pid + 1 });
+      store.writeRecord(twin);
+      expect(store.checkRecord(alice, self)._unsafeUnwrap()).toEqual({ kind: "changed", record: twin });
+    });
+
     it("reads a record without a pid (another implementation's), and says a listing was not cut", () => {
       const { pid: _pid, ...rest } = sessionRecord(bob);
       b.raw.write(at(`sessions/${bob}.json`), JSON.stringify(rest));
