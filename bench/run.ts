@@ -158,25 +158,22 @@ const roundAll = (ratios: Record<string, number>) =>
 /** At least 200 messages a full run (the issue's floor for this p50), after 20 uncounted. */
 const wakeBench = () => benchWake(quick ? 60 : 300, quick ? 10 : 20);
 
+/** A p50 line with its goal and a p99 line, each ours against its floor. */
+function printPercentiles(
+  name: string,
+  unit: string,
+  p50: [number, number],
+  p99: [number, number],
+  goal: number | undefined,
+): void {
+  const show = (v: number) => `${round(v, 1)} ${unit}`;
+  console.log(line(`${name} p50`, show(p50[0]), show(p50[1]), p50[0] / p50[1], goal));
+  console.log(line(`${name} p99`, show(p99[0]), show(p99[1]), p99[0] / p99[1]));
+}
+
 function printWake(wake: WakeFigures): void {
-  const us = (v: number) => `${round(v, 1)} µs`;
-  console.log(
-    line(
-      "bus wake p50 vs mail delivery",
-      us(wake.wakeP50Us),
-      us(wake.deliveryP50Us),
-      wake.wakeP50Us / wake.deliveryP50Us,
-      goals.busWakeP50,
-    ),
-  );
-  console.log(
-    line(
-      "bus wake p99 vs mail delivery",
-      us(wake.wakeP99Us),
-      us(wake.deliveryP99Us),
-      wake.wakeP99Us / wake.deliveryP99Us,
-    ),
-  );
+  const pairs = { p50: [wake.wakeP50Us, wake.deliveryP50Us], p99: [wake.wakeP99Us, wake.deliveryP99Us] } as const;
+  printPercentiles("bus wake", "µs", [...pairs.p50], [...pairs.p99], goals.busWakeP50);
 }
 
 const startupBench = () => benchStartup(quick ? 5 : 30);
@@ -194,18 +191,12 @@ function printStartup(startup: StartupFigures): void {
 }
 
 function printRoundTrip(roundTrip: RoundTripFigures): void {
-  const ms = (v: number) => `${round(v, 1)} ms`;
-  const p50 = roundTrip.p50Ms / roundTrip.floorP50Ms;
-  console.log(
-    line("request → reply p50 (real Pi)", ms(roundTrip.p50Ms), ms(roundTrip.floorP50Ms), p50, goals.roundTripP50),
-  );
-  console.log(
-    line(
-      "request → reply p99 (real Pi)",
-      ms(roundTrip.p99Ms),
-      ms(roundTrip.floorP99Ms),
-      roundTrip.p99Ms / roundTrip.floorP99Ms,
-    ),
+  printPercentiles(
+    "request → reply (real Pi)",
+    "ms",
+    [roundTrip.p50Ms, roundTrip.floorP50Ms],
+    [roundTrip.p99Ms, roundTrip.floorP99Ms],
+    goals.roundTripP50,
   );
 }
 
