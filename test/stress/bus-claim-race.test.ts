@@ -1,4 +1,4 @@
-// Eight real processes, half in the repository and half in a linked worktree (one bus, A26), race
+// Eight real processes, half in the repository and half in a linked worktree (one bus), race
 // 1,000 claims over overlapping prefixes: claim → hold briefly → release, each outcome logged with
 // the machine's monotonic clock. Never two live holders of colliding paths (by the logs, and by an
 // observer listing claims/ meanwhile), and every refusal names a real holder at that moment or says

@@ -1,7 +1,7 @@
 // A claiming process SIGKILLed at random points, 200 times: while it loads, joins, claims, holds,
 // releases. Once it is judged gone (reaped, its pid dead), a fresh session's claim on the paths it
 // used succeeds, and a status read lists none of its claims and leaves none of its files in claims/
-// (gone frees them at once, A3). Four lanes run side by side on disjoint paths of one bus.
+// (gone frees them at once). Four lanes run side by side on disjoint paths of one bus.
 // Replay the choices with STRESS_SEED=<n>.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";

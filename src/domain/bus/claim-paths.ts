@@ -1,5 +1,5 @@
 // A path a caller names (to claim, release, or mention in a message) made into a claim key: the
-// repository-relative posix path of its real target (A22-A25, A42, A43), relative to the innermost
+// repository-relative posix path of its real target, relative to the innermost
 // worktree of this repository that holds it, folded where the file system folds names; and, for an
 // existing file, its device and inode. Pure: the caller supplies the file system's answers.
 import { err, ok, type Result } from "neverthrow";
@@ -72,7 +72,7 @@ export function resolveClaimTarget(
   if (given.length > pathCharsMax || given.split("/").length > pathSegmentsMax) {
     return err({ kind: "path-too-long", given, charsMax: pathCharsMax });
   }
-  // An absolute path outside is refused before any link is followed (A23), unless it is written
+  // An absolute path outside is refused before any link is followed, unless it is written
   // through the session's own spelling of this place; the root is not: the re-keying below refuses
   // it with the sentence that says what happened.
   const path = given.startsWith("/") ? respelled(given, place.spelled) : given;

@@ -1,4 +1,4 @@
-// Who may hold a path (A24, A27): the pure half of a claim and a release. The engine lists the
+// Who may hold a path: the pure half of a claim and a release. The engine lists the
 // claims, reads the records this needs, and applies the plan; a claim is all or nothing.
 import type { ClaimName } from "./bus-files.js";
 import { type ClaimTarget, keysConflict } from "./claim-paths.js";

@@ -1,4 +1,4 @@
-// One bounded `inbox` read (A18-A20): oldest first, each body clipped, the whole read stopping
+// One bounded `inbox` read: oldest first, each body clipped, the whole read stopping
 // before the row that would pass the budget, the rest named in one `… N more` line. Pure: the
 // engine peeks, this plans, the engine consumes exactly the names it shows.
 import type { InboxPeek, Unreadable } from "../../ports/bus/bus-store.js";
@@ -85,7 +85,7 @@ function rowOf(name: string, message: BusMessage): InboxRow {
 }
 
 /** `peek` is the front of the inbox, oldest first; at most `limit` messages are shown, and the
- * first always is, however long (A19). */
+ * first always is, however long. */
 export function planInboxRead(peek: InboxPeek, limit: number): InboxReadPlan {
   const rows: InboxRow[] = [];
   const unreadable: Unreadable[] = [];

@@ -1,5 +1,5 @@
 // How peers address a session: a short lower-case label, unique among live sessions (compared
-// case-insensitively), derived from Pi's session name or the cwd unless one is asked for (A2, A12, A13).
+// case-insensitively), derived from Pi's session name or the cwd unless one is asked for.
 import { err, ok, type Result } from "neverthrow";
 import { labelCharsMax, labelSuffixHexMin } from "./limits.js";
 
@@ -84,7 +84,7 @@ interface LabelRequest {
   selfId: string;
 }
 
-/** The label a join settles on (A2, A30): an explicit one as asked or refused naming its holder;
+/** The label a join settles on: an explicit one as asked or refused naming its holder;
  * else the one held now, or the derived one made unique. */
 export function chooseLabel(request: LabelRequest, live: readonly LabelHolder[]): Result<string, LabelError> {
   if (request.explicit !== undefined) {

@@ -1,4 +1,4 @@
-// What new mail does to a listening session (A35-A37): the engine decides, the host delivers.
+// What new mail does to a listening session: the engine decides, the host delivers.
 import type { MailNotice, NoticeMessage } from "../../ports/bus/bus-host.js";
 import type { BusMessage } from "./bus-files.js";
 import { handoffBodyCharsMax, noticePreviewCharsMax } from "./limits.js";

@@ -1,4 +1,4 @@
-// What a prune removes (A3, A21): expired records, claims no live record owns, mail past its TTL,
+// What a prune removes: expired records, claims no live record owns, mail past its TTL,
 // and the inbox folders no record names once they are empty. Pure: the engine lists, this decides.
 import type { ClaimName } from "./bus-files.js";
 import { liveHolder, type Owners, strayIdentities } from "./claim-rules.js";

@@ -1,4 +1,4 @@
-// What `send` may write (A14-A17): the kinds, the text, and who `to` reaches. Pure: the engine
+// What `send` may write: the kinds, the text, and who `to` reaches. Pure: the engine
 // hands it the sessions it judged.
 import { err, ok, type Result } from "neverthrow";
 import type { BusKind } from "./bus-files.js";
@@ -17,7 +17,7 @@ export function isBusKind(value: string): value is BusKind {
 
 export type TextError = { kind: "empty-text" } | { kind: "text-too-long"; chars: number; charsMax: number };
 
-/** Empty or blank text is refused, and so is text over the cap: nothing is cut (A17). */
+/** Empty or blank text is refused, and so is text over the cap: nothing is cut. */
 export function checkText(text: string): Result<string, TextError> {
   if (text.trim() === "") return err({ kind: "empty-text" });
   const chars = codePointCount(text);

@@ -1,4 +1,4 @@
-// When a joined session counts as on the bus (A3): evidence first, the heartbeat when there is none.
+// When a joined session counts as on the bus: evidence first, the heartbeat when there is none.
 import type { ProcessIdentity, ProcessReport } from "../../ports/shared/process-probe.js";
 import { judgeProcess, type LivenessVerdict } from "../shared/liveness.js";
 import type { SessionRecord } from "./bus-files.js";
@@ -43,7 +43,7 @@ export function judgeSession(
   return { ...stored, state, verdict };
 }
 
-/** Whether a record names this very process (the last joiner owns it, A34). */
+/** Whether a record names this very process (the last joiner owns it). */
 export function namesProcess(record: SessionRecord, self: ProcessIdentity): boolean {
   return record.pid === self.pid && record.started === self.started;
 }

@@ -1,4 +1,4 @@
-// The bus counts text in Unicode code points (A17): the send cap, the body clips and the read budget.
+// The bus counts text in Unicode code points: the send cap, the body clips and the read budget.
 
 export function codePointCount(text: string): number {
   let count = 0;

@@ -1,7 +1,7 @@
 // The BusHost port over Pi: a wake is a visible custom message that starts a turn; warnings go to
 // Pi's UI. After the session is replaced every ctx call throws, so each call is guarded.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { describeBusStoreError } from "../../domain/bus/bus-errors.js";
+import { describeBusError, describeBusStoreError } from "../../domain/bus/bus-errors.js";
 import { labelCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { BusHost, BusWarning } from "../../ports/bus/bus-host.js";
@@ -12,7 +12,8 @@ import { busOpenedText } from "./texts.js";
 function warningText(warning: BusWarning): string {
   switch (warning.kind) {
     case "displaced":
-      return `Another process${warning.pid === undefined ? "" : ` (pid ${warning.pid})`} of this session joined the bus after this one and owns its record now: this one is off the bus until it joins again.`;
+      // The same words as the refused read: one sentence for one fact.
+      return describeBusError(warning);
     case "record-lost":
       return warning.label === undefined
         ? "This session's bus record was pruned (the process was suspended too long): it is off the bus and its claims are free; join again."

@@ -80,7 +80,7 @@ export default function sessionBus(pi: ExtensionAPI): void {
       if (current === undefined || engine === undefined) return engineUnavailable();
       const joined = engine.join(request);
       if (joined.isOk()) {
-        // An explicit label is Pi's session name too, so /resume agrees with the record (A1).
+        // An explicit label is Pi's session name too, so /resume agrees with the record.
         if (joined.value.named && pi.getSessionName() !== joined.value.label) pi.setSessionName(joined.value.label);
         announce(current, joined.value.id, joined.value.label);
       }

@@ -26,7 +26,7 @@ export interface MailNotice {
 }
 
 export type BusWarning =
-  /** Another process of this session id joined after this one and owns the record now (A34): this
+  /** Another process of this session id joined after this one and owns the record now: this
    * one stopped listening and heartbeating and is off the bus until it joins again. */
   | { kind: "displaced"; pid: number | undefined }
   /** This session's record was gone at a heartbeat (pruned while the process was suspended): it

@@ -13,7 +13,7 @@ export interface RepoPlace {
   cwd: string;
   /** How the session's own cwd spells a place here, when the host gave it through a link: the
    * repository's top as that cwd spells it (or, when no top can be told, the cwd itself), and the
-   * canonical folder it leads to. An absolute path written under `path` names that folder (A23). */
+   * canonical folder it leads to. An absolute path written under `path` names that folder. */
   spelled?: { path: string; canonical: string };
 }
 

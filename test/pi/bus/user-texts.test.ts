@@ -89,6 +89,23 @@ describe("status keeps to a budget and counts what it left out", () => {
   });
 });
 
+/** One message as a notice announces it. */
+function announced(
+  id: string,
+  from: string,
+  fromLabel: string,
+  kind: "message" | "ask" | "event" | "handoff",
+  preview: string,
+  paths: string[] = [],
+) {
+  return { id, from, fromLabel, kind, preview, clipped: false, paths };
+}
+
+/** A wake notice of these messages, none a handoff. */
+function wakeNotice(messages: ReturnType<typeof announced>[]) {
+  return { delivery: "wake" as const, seq: 1, messages, handoffs: 0 };
+}
+
 describe("ids are shown as their shortest unique prefix", () => {
   it("status, join and send name sessions of one minute by the prefix that tells them apart", async () => {
     const alice = await sandbox.started(ids.alice);
@@ -118,22 +135,7 @@ describe("ids are shown as their shortest unique prefix", () => {
   });
 
   it("a notice names its sender by label and short id, never the full UUID", () => {
-    const notice = {
-      delivery: "wake" as const,
-      seq: 1,
-      messages: [
-        {
-          id: "m1",
-          from: ids.bob,
-          fromLabel: "integrator",
-          kind: "message" as const,
-          preview: "ready?",
-          clipped: false,
-          paths: [],
-        },
-      ],
-      handoffs: 0,
-    };
+    const notice = wakeNotice([announced("m1", ids.bob, "integrator", "message", "ready?")]);
     const { content } = noticeContent(notice, (id) => id.slice(0, 13));
     expect(content).toContain("message from integrator (0190a1a1-809c)\n  ready?");
     expect(content).not.toMatch(uuid);
@@ -143,31 +145,10 @@ describe("ids are shown as their shortest unique prefix", () => {
 describe("the collapsed notice shows who wrote and the first line, not the id", () => {
   it("collapsed: the sender's label and the first line of the text", async () => {
     const alice = await sandbox.started(ids.alice);
-    const notice = {
-      delivery: "wake" as const,
-      seq: 1,
-      messages: [
-        {
-          id: "m1",
-          from: ids.bob,
-          fromLabel: "integrator",
-          kind: "ask" as const,
-          preview: "\nis src/api free?\nI need it next",
-          clipped: false,
-          paths: ["src/api"],
-        },
-        {
-          id: "m2",
-          from: ids.carol,
-          fromLabel: "verify",
-          kind: "event" as const,
-          preview: "tests green",
-          clipped: false,
-          paths: [],
-        },
-      ],
-      handoffs: 0,
-    };
+    const notice = wakeNotice([
+      announced("m1", ids.bob, "integrator", "ask", "\nis src/api free?\nI need it next", ["src/api"]),
+      announced("m2", ids.carol, "verify", "event", "tests green"),
+    ]);
     const { content, details } = noticeContent(notice);
     const render = alice.pi.renderers.get("session-bus");
     const lines = render?.({ content, details } as never, { expanded: false, outputPad: 0 } as never, theme as never);

@@ -61,7 +61,7 @@ function restart(world: BusWorld, slot: BusSlot): string {
   return `start ${slot.name} #${proc.serial} pid ${proc.pid}${reused === undefined ? "" : " (reused)"}`;
 }
 
-/** A second process on a running session's id (pi -c in another pane, A34). */
+/** A second process on a running session's id (pi -c in another pane). */
 function twin(world: BusWorld, proc: BusProcess): string {
   const second = startProcess(world, proc.slot, { reason: "resume" });
   if (world.prng.nextFloat() < 0.6) call.join(world, second);

@@ -19,7 +19,7 @@ import { recordingFs } from "./recording-fs.js";
 import { setWallMs } from "./wall-clock.js";
 
 export const startMs = 1_700_000_000_000;
-/** Two worktrees of one repository: claims from both roots are keyed alike (A26). */
+/** Two worktrees of one repository: claims from both roots are keyed alike. */
 export const repoCommon = "/code/app/.git";
 export const repoRoots = ["/code/app", "/code/app-wt"] as const;
 export const agentDir = "/agent";
@@ -49,7 +49,7 @@ export interface BusProcess {
 }
 
 /** A session of the schedule: a cwd in one worktree, an id (new ones after /new or /fork), and the
- * processes running it now (two while a second pane shares the id, A34). */
+ * processes running it now (two while a second pane shares the id). */
 export interface BusSlot {
   index: number;
   name: string;

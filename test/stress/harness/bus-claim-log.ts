@@ -7,7 +7,7 @@
 // end of its release (or of the call itself, when it backed off after a lost race).
 import type { ClaimLine, ReadyLine, ReleaseLine } from "./bus-worker-io.js";
 
-/** The same path, or one a directory prefix of the other (the spec's rule, A27). */
+/** The same path, or one a directory prefix of the other (the spec's rule). */
 export function collide(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }

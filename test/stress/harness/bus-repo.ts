@@ -1,5 +1,5 @@
 // One throw-away repository for the bus's real-process suites: a git repository with a commit and
-// a linked worktree (both share one bus, A26), an agent dir beside them, and in-process sessions
+// a linked worktree (both share one bus), an agent dir beside them, and in-process sessions
 // wired like production (createNodeBus over node fs, /proc, git).
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -12,7 +12,7 @@ import type { BusHost, BusWarning, MailNotice } from "../../../src/ports/bus/bus
 import type { RepoPlace } from "../../../src/ports/bus/repo-resolver.js";
 import { busFolder, createNodeBus, resolveBusPlace } from "../../../src/wiring/node-bus.js";
 
-/** Files committed in the repository: some claims name them, others name paths that do not exist yet (A25). */
+/** Files committed in the repository: some claims name them, others name paths that do not exist yet. */
 const committed = ["README.md", "src/api/routes.ts", "src/api/v2/users.ts", "src/lib/util.ts", "docs/guide.md"];
 
 export interface BusRepo {

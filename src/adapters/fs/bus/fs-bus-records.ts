@@ -159,29 +159,46 @@ export function checkRecord(
   self: { pid: number; started: string | undefined },
 ): Result<RecordCheck, StoreError> {
   const path = recordPath(ctx, id);
-  const there = folderThere(ctx, folderPath(ctx, "sessions"));
-  if (there.isErr()) return err(there.error);
-  if (!there.value) return ok({ kind: "missing" });
   const seen = lstatIfThere(ctx.fs, path);
   if (seen.isErr()) return err(seen.error);
-  if (seen.value === undefined) return ok({ kind: "missing" });
   const stamps = stampsOf(ctx);
-  if (sameStamp(stamps.get(id), seen.value)) return ok({ kind: "own" });
+  if (seen.value !== undefined && sameStamp(stamps.get(id), seen.value)) return ok({ kind: "own" });
+  return withRecordOpen(
+    ctx,
+    id,
+    (fd): Result<RecordCheck, StoreError> =>
+      readOpenRecord(ctx, fd, path, id).map((found): RecordCheck => {
+        if (found === undefined) return missing;
+        if (found.record.pid !== self.pid || found.record.started !== self.started) {
+          return { kind: "changed", record: found.record };
+        }
+        stamps.set(id, { dev: found.stats.dev, ino: found.stats.ino, mtimeMs: found.stats.mtimeMs });
+        return { kind: "own" };
+      }),
+  );
+}
+
+const missing = { kind: "missing" } as const;
+
+/** Opens `id`'s record without following a link and hands the open file to `use`, closing it after;
+ * a record (or a sessions/ folder) that is not there is missing. */
+function withRecordOpen<T>(
+  ctx: BusContext,
+  id: string,
+  use: (fd: number) => Result<T, StoreError>,
+): Result<T | typeof missing, StoreError> {
+  const path = recordPath(ctx, id);
+  const there = folderThere(ctx, folderPath(ctx, "sessions"));
+  if (there.isErr()) return err(there.error);
+  if (!there.value) return ok(missing);
   const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
   const opened = attempt("open", path, () => ctx.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
-  if (failedWith(opened, "ENOENT")) return ok({ kind: "missing" });
+  if (failedWith(opened, "ENOENT")) return ok(missing);
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
-  const checked = readOpenRecord(ctx, fd, path, id).map((found): RecordCheck => {
-    if (found === undefined) return { kind: "missing" };
-    if (found.record.pid !== self.pid || found.record.started !== self.started) {
-      return { kind: "changed", record: found.record };
-    }
-    stamps.set(id, { dev: found.stats.dev, ino: found.stats.ino, mtimeMs: found.stats.mtimeMs });
-    return { kind: "own" };
-  });
+  const used = use(fd);
   attempt("close", path, () => ctx.fs.closeSync(fd));
-  return checked;
+  return used;
 }
 
 /** The record in an open file, with the fstat taken before it was read (undefined: not a record). */
@@ -203,18 +220,7 @@ function readOpenRecord(
 /** The heartbeat, in place: open without following a link, check by the open file that it is this
  * user's record under `joinToken`, then set its times. A removed record is never made again here. */
 export function touchRecord(ctx: BusContext, own: SessionRecord, nowMs: number): Result<TouchOutcome, StoreError> {
-  const path = recordPath(ctx, own.id);
-  const there = folderThere(ctx, folderPath(ctx, "sessions"));
-  if (there.isErr()) return err(there.error);
-  if (!there.value) return ok({ kind: "missing" });
-  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
-  const opened = attempt("open", path, () => ctx.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
-  if (failedWith(opened, "ENOENT")) return ok({ kind: "missing" });
-  if (opened.isErr()) return err(opened.error);
-  const fd = opened.value;
-  const touched = touchOpen(ctx, fd, path, own, nowMs);
-  attempt("close", path, () => ctx.fs.closeSync(fd));
-  return touched;
+  return withRecordOpen(ctx, own.id, (fd) => touchOpen(ctx, fd, recordPath(ctx, own.id), own, nowMs));
 }
 
 function touchOpen(
@@ -226,7 +232,7 @@ function touchOpen(
 ): Result<TouchOutcome, StoreError> {
   const read = readOpenRecord(ctx, fd, path, own.id);
   if (read.isErr()) return err(read.error);
-  if (read.value === undefined) return ok({ kind: "missing" });
+  if (read.value === undefined) return ok(missing);
   if (!isOwn(read.value.record, own)) return ok({ kind: "changed", record: read.value.record });
   const at = new Date(nowMs);
   const touched = attempt("futimes", path, () => ctx.fs.futimesSync(fd, at, at));

@@ -18,7 +18,7 @@ export type StartReason = "startup" | "reload" | "new" | "resume" | "fork";
 export interface BusEngine {
   /** Nothing joins here (the spec's lazy join); a reload takes back this process's own record. */
   sessionStarted(session: SessionIdentity, reason: StartReason): void;
-  /** Pi's session name changed: a later derived label follows it; the current label does not (A31). */
+  /** Pi's session name changed: a later derived label follows it; the current label does not. */
   renamed(name: string | undefined): void;
   status(): Result<StatusView, BusError>;
   /** The board's poll: status without the prune. */

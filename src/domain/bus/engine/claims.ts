@@ -1,4 +1,4 @@
-// `claim` and `release` across processes without a lock (A22-A27): create every claim file, list
+// `claim` and `release` across processes without a lock: create every claim file, list
 // again, and back off when a live session's claim collides; orphans in the way are reaped.
 import { err, ok, type Result } from "neverthrow";
 import type { BusError } from "../bus-errors.js";
@@ -122,7 +122,7 @@ function refusedBeforeJoining(
   const seen = look(ctx, targets, self);
   if (seen.isErr()) return undefined;
   const plan = planClaim(targets, self, seen.value.claims, seen.value.owners, stillTheFile(ctx));
-  // A claim under this session's own id is a twin process's, whose membership the join takes over (A34).
+  // A claim under this session's own id is a twin process's, whose membership the join takes over.
   const blocked = plan.blocked.filter((conflict) => conflict.holder.id !== identity.id);
   return blocked.length > 0 ? { kind: "claim-conflict", conflicts: blocked, race: false } : undefined;
 }
@@ -159,7 +159,7 @@ export function release(
 }
 
 /** Release by the stored keys, resolving nothing (the board's `x`): a stored key is relative to its
- * taker's repository root, and re-resolving it against a cwd below that root would miss it (A22).
+ * taker's repository root, and re-resolving it against a cwd below that root would miss it.
  * An identity claim carries its path's key, so it goes with it. */
 export function releaseKeys(
   ctx: BusContext,

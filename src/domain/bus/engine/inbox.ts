@@ -1,4 +1,4 @@
-// `inbox`: peek at the front, plan the read, take exactly what it shows (A18-A20). Only the record's
+// `inbox`: peek at the front, plan the read, take exactly what it shows. Only the record's
 // owner reads. What a read shows is set aside, not deleted, until the session has recorded it: a
 // process killed between the two loses nothing, and what it never recorded comes back in place.
 import { err, ok, type Result } from "neverthrow";

@@ -1,5 +1,5 @@
-// The heartbeat, and the ends of a membership: adopted across a reload (A33), taken by a newer
-// process of the same id (A34), lost to a prune, left at shutdown (A32).
+// The heartbeat, and the ends of a membership: adopted across a reload, taken by a newer
+// process of the same id, lost to a prune, left at shutdown.
 import type { TimerHandle } from "../../../ports/shared/clock.js";
 import type { SessionRecord } from "../bus-files.js";
 import { heartbeatMs } from "../limits.js";
@@ -24,7 +24,7 @@ interface Lifecycle {
   shutdown(reason: ShutdownReason): string[];
 }
 
-/** The record as this process last wrote it, if it is still this process's (A34). */
+/** The record as this process last wrote it, if it is still this process's. */
 function ownRecordNow(ctx: BusContext, id: string, joinToken: string): "own" | "missing" | "taken" | "unknown" {
   const stored = ctx.store.readRecord(id);
   if (stored.isErr()) return "unknown";
@@ -46,7 +46,7 @@ function rejoinAfterLoss(ctx: BusContext, membership: Membership, lost: SessionR
   ctx.host.warn({ kind: "record-lost", label: joined.isOk() ? joined.value.label : undefined });
 }
 
-/** The older of two processes of one id leaves the record and its claims to the newer (A34). */
+/** The older of two processes of one id leaves the record and its claims to the newer. */
 function leave(ctx: BusContext, membership: Membership): string[] {
   const identity = membership.identity();
   const record = membership.record();

@@ -1,4 +1,4 @@
-// The listening watch (A35-A37): polls this session's inbox (watcher hints make it sooner), keeps
+// The listening watch: polls this session's inbox (watcher hints make it sooner), keeps
 // what it announced so nothing is announced twice, and raises at most one turn per burst. Only the
 // process that owns the session's record announces; each poll lists a slice of a huge inbox more.
 import type { MailNotice } from "../../../ports/bus/bus-host.js";
@@ -89,7 +89,7 @@ function poll(ctx: BusContext, state: WatchState): void {
   ctx.host.raiseTurn(announce(state, "wake", fresh));
 }
 
-/** A stopped run (A35): the mail waiting now goes with the next prompt, not with the next poll. */
+/** A stopped run: the mail waiting now goes with the next prompt, not with the next poll. */
 function holdForPrompt(ctx: BusContext, state: WatchState): void {
   if (!state.mode.armed || !state.mode.wake) return;
   for (const message of unannounced(ctx, state, true)) state.held.add(message.id);

@@ -1,5 +1,5 @@
-// This session on the bus: its identity, its record, its label and its listening mode (A1, A2,
-// A29-A34). The part that owns `member`; the facade hears every change through `onChange`.
+// This session on the bus: its identity, its record, its label and its listening mode.
+// The part that owns `member`; the facade hears every change through `onChange`.
 import { err, ok, type Result } from "neverthrow";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
@@ -36,7 +36,7 @@ export interface JoinReport {
   label: string;
   /** The label before this join, when it was already on the bus under another. */
   previousLabel: string | undefined;
-  /** A label was asked for: the host makes it Pi's session name too (A1). */
+  /** A label was asked for: the host makes it Pi's session name too. */
   named: boolean;
   listening: boolean;
   wake: boolean;
@@ -48,12 +48,12 @@ export interface Membership {
   start(identity: SessionIdentity): void;
   renamed(name: string | undefined): void;
   join(request: JoinRequest): Result<JoinReport, BusError>;
-  /** The implicit join of send, inbox, claim and release (A29): a plain join when not on the bus,
+  /** The implicit join of send, inbox, claim and release: a plain join when not on the bus,
    * refused to a process another live process of its id displaced (only `join` takes over). */
   ensureJoined(): Result<SessionIdentity & Member, BusError>;
   /** The record this membership writes (at a join and at every heartbeat). */
   record(): SessionRecord | undefined;
-  /** Takes on a record this very process wrote before a reload (A33). */
+  /** Takes on a record this very process wrote before a reload. */
   adopt(record: SessionRecord): void;
   /** Forgets the membership without touching the disk: another process owns the record now. */
   drop(): void;
@@ -98,7 +98,7 @@ function recordOf(ctx: BusContext, id: string, m: Member): SessionRecord {
   };
 }
 
-// A34: the last process to join owns the record. Joining over a live record of this id (a second
+// The last process to join owns the record. Joining over a live record of this id (a second
 // pane on one session) keeps its token, so the claims it holds pass to this process too
 function tokenFor(ctx: BusContext, current: Member | undefined, own: JudgedSession | undefined): string {
   return current?.joinToken ?? (own?.state === "active" ? own.record.joinToken : ctx.entropy.uuid());
@@ -125,7 +125,7 @@ function join(
   const armed = request.listen !== false;
   const own = peers.value.sessions.find((s) => s.record.id === id);
   // What a join that backs off puts back: this process's record, or one another process wrote under
-  // this id (A34), or nothing.
+  // this id, or nothing.
   const previous = member !== undefined ? recordOf(ctx, id, member) : own?.record;
   let next: Member = {
     label: label.value,
@@ -172,7 +172,7 @@ function join(
 export function createMembership(ctx: BusContext, onChange: (member: Member | undefined) => void): Membership {
   const state: MembershipState = { identity: undefined, member: undefined, dropped: false };
   const implicitJoin = (): Result<SessionIdentity & Member, BusError> => {
-    // An older twin, told it is off the bus, stays off until it joins explicitly (A34).
+    // An older twin, told it is off the bus, stays off until it joins explicitly.
     const other =
       state.dropped && state.identity !== undefined ? otherOwner(ctx, state.identity.id, undefined) : undefined;
     if (other !== undefined && (other.pid === undefined || ctx.probe.check(other.pid, other.started) !== "gone"))

@@ -1,4 +1,4 @@
-// The physical prune (A46: on status and claim): claims listed before records, so a claim made in
+// The physical prune (on status and claim): claims listed before records, so a claim made in
 // the middle of it keeps its owner; then the plan, applied.
 import { err, ok, type Result } from "neverthrow";
 import type { BusError } from "../bus-errors.js";

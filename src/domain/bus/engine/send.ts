@@ -1,4 +1,4 @@
-// `send`: one file per recipient (A14-A17, A42). A fan-out can be partial: it reports both lists,
+// `send`: one file per recipient. A fan-out can be partial: it reports both lists,
 // and only reaching nobody is a failure.
 import { err, ok, type Result } from "neverthrow";
 import { isoFromMs } from "../../shared/text/iso-time.js";

@@ -15,7 +15,7 @@ export type ListeningState = "wake" | "next-turn" | "off";
 export interface SessionRow {
   id: string;
   label: string;
-  /** gone: its process is dead; shown until its heartbeat ages out, its claims not listed (A3). */
+  /** gone: its process is dead; shown until its heartbeat ages out, its claims not listed. */
   state: "active" | "gone";
   listening: ListeningState;
   /** Files in its inbox (unreadable ones too); undefined when the count failed. */

@@ -55,7 +55,7 @@ export interface StartOptions {
   sessionName?: string;
   cwd?: string;
   spawn?: SpawnOptions;
-  /** Another name's session id: a second process of that session (A34). */
+  /** Another name's session id: a second process of that session. */
   idOf?: Name;
   reason?: "startup" | "reload";
   /** Run as this already running pid (a reload in the same process). */
