@@ -1,4 +1,4 @@
-// Runs the worked examples of README.md's "Hooks" section verbatim, one `it` per ```js <name>
+// Runs the worked examples of docs/hooks.md's "Hooks" section verbatim, one `it` per ```js <name>
 // block, on Pi's real createEventBus. Scope: `pi` (the extension API of a running session with
 // session-mail loaded), `peer` (another running session's address), `bareBus` (a bus with no
 // provider) and `assert` (node:assert/strict).
@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { type FakeSession, useSandbox, waitFor } from "./pi/mail/fake-session.js";
 import { envelopesIn, ids } from "./pi/mail/mail-files.js";
 
-const readme = new URL("../README.md", import.meta.url);
+const readme = new URL("../docs/hooks.md", import.meta.url);
 const expectedBlocks = ["message:send", "no-provider", "message:inbound", "message:scan"];
 
 /** The ```js <name> blocks of one `## <heading>` section, by name, in order. */
@@ -36,7 +36,7 @@ const blocks = extractBlocks(readFileSync(readme, "utf8"), "Hooks");
 
 function run(name: string, session: FakeSession, peer: string): void {
   const code = blocks.get(name);
-  assert.ok(code !== undefined, `README.md's Hooks section has no \`\`\`js ${name} block`);
+  assert.ok(code !== undefined, `docs/hooks.md's Hooks section has no \`\`\`js ${name} block`);
   const block = new Function("pi", "peer", "bareBus", "assert", code) as (...scope: unknown[]) => void;
   block(session.pi.api, peer, createEventBus(), assert);
 }
@@ -49,7 +49,7 @@ async function pair() {
   return { alice, bob };
 }
 
-describe("README.md Hooks examples, run verbatim", () => {
+describe("docs/hooks.md Hooks examples, run verbatim", () => {
   it("the Hooks section holds exactly the blocks message:send, no-provider, message:inbound and message:scan", () => {
     expect([...blocks.keys()].sort()).toEqual([...expectedBlocks].sort());
   });

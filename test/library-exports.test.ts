@@ -1,9 +1,9 @@
-// README "Architecture": the ports are "MailStore, BusStore, RepoResolver, AgentHost, BusHost;
+// docs/architecture.md: the ports are "MailStore, BusStore, RepoResolver, AgentHost, BusHost;
 // shared: Clock, Watcher, Entropy, ProcessProbe, StoreError", and "src/index.ts exports the library".
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-describe("src/index.ts exports every port the README names", () => {
+describe("src/index.ts exports every port the architecture doc names", () => {
   it("exports each of them", () => {
     const entry = new URL("../src/index.ts", import.meta.url).pathname;
     const program = ts.createProgram([entry], {

@@ -1,6 +1,7 @@
 // The join API for other extensions over pi.events, and `session-label`. The two ```js blocks the
-// README shows run verbatim on Pi's real createEventBus, as test/hooks.test.ts runs the mail hooks:
-// from README.md once it holds a ```js session-bus:join block, until then from join-api-readme.md.
+// bus documentation shows run verbatim on Pi's real createEventBus, as test/hooks.test.ts runs the
+// mail hooks: from docs/bus.md once it holds a ```js session-bus:join block, until then from
+// join-api-readme.md.
 // Scope: `pi` (a running session with session-bus loaded; a peer joined as `integrator`),
 // `bareBus` (no bus installed) and `assert` (node:assert/strict).
 import assert from "node:assert/strict";
@@ -10,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { type BusSession, ids, useBusSandbox } from "./bus-session.js";
 
 const names = ["session-bus:join", "session-label"];
-const readmeUrl = new URL("../../../README.md", import.meta.url);
+const readmeUrl = new URL("../../../docs/bus.md", import.meta.url);
 const fallbackUrl = new URL("./join-api-readme.md", import.meta.url);
 
 /** Every ```js <name> block of a markdown text, by name. */
@@ -31,7 +32,7 @@ function extractBlocks(markdown: string): Map<string, string> {
 
 const readme = readFileSync(readmeUrl, "utf8");
 const inReadme = /^```js session-bus:join\s*$/m.test(readme);
-const source = inReadme ? "README.md" : "test/pi/bus/join-api-readme.md";
+const source = inReadme ? "docs/bus.md" : "test/pi/bus/join-api-readme.md";
 const blocks = extractBlocks(inReadme ? readme : readFileSync(fallbackUrl, "utf8"));
 
 function run(name: string, session: BusSession): void {
