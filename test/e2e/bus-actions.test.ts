@@ -120,7 +120,7 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
     const joined = await callSession(a, { action: "join", label: "alpha" });
     expect(joined.isError).toBe(false);
     expect(joined.text).toBe(
-      `On the bus as alpha (was ${antDerived}) (${ant.id.slice(0, 8)}); next turn: new mail is reported with the next prompt. Pi's session name is now alpha.`,
+      `On the bus as alpha (was ${antDerived}) (${ant.id.slice(0, 8)}); next turn: new mail is reported with the next prompt. Pi's session name is now alpha. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).`,
     );
     expect(joined.records.filter((r) => r.type === "session_info_changed").map((r) => r.name)).toEqual(["alpha"]);
     expect(await sessionName(a)).toBe("alpha");

@@ -108,7 +108,7 @@ describe("membership over a session's life: worktrees, kill -9, reload, new_sess
     expect(claimKeysOf(bus, main.id)).toEqual(["src/k.ts", "src/shared.ts"]);
 
     expect(await sessionOk(t, { action: "join", label: "doomed" })).toBe(
-      `On the bus as doomed (was lc-wt) (${tree.id.slice(0, 8)}); next turn: new mail is reported with the next prompt. Pi's session name is now doomed.`,
+      `On the bus as doomed (was lc-wt) (${tree.id.slice(0, 8)}); next turn: new mail is reported with the next prompt. Pi's session name is now doomed. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).`,
     );
     // The gone row stays until its heartbeat ages out, so a lead sees what died.
     expect(recordOf(bus, doomed.id)?.label).toBe("doomed");
@@ -173,7 +173,7 @@ describe("membership over a session's life: worktrees, kill -9, reload, new_sess
     expect(await sessionOk(r, { action: "status" })).toMatch(/^This session is not on the bus: /);
 
     expect(await sessionOk(r, { action: "join" })).toBe(
-      `On the bus as reloader (${reloader.id.slice(0, 8)}); next turn: new mail is reported with the next prompt.`,
+      `On the bus as reloader (${reloader.id.slice(0, 8)}); next turn: new mail is reported with the next prompt. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).`,
     );
     expect(recordOf(bus, reloader.id)).toMatchObject({ label: "reloader", pid: r.pid, armed: true, wake: false });
   });

@@ -78,7 +78,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
 
   it("join with wake: a message raises one turn with no prompt, its notice a session-bus custom message that consumes nothing", async () => {
     expect(await sessionOk(w, { action: "join", label: "waker", wake: true })).toBe(
-      `On the bus as waker (${waker.id.slice(0, 8)}); wake: new mail raises a turn as soon as this session is idle. Pi's session name is now waker.`,
+      `On the bus as waker (${waker.id.slice(0, 8)}); wake: new mail raises a turn as soon as this session is idle. Pi's session name is now waker. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).`,
     );
     expect(recordOf(bus, waker.id)).toMatchObject({ label: "waker", armed: true, wake: true });
 
@@ -183,7 +183,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
 
   it("a plain join reports new mail with the next prompt, once, and raises no turn", async () => {
     expect(await sessionOk(n, { action: "join" })).toBe(
-      `On the bus as works (${nexter.id.slice(0, 8)}); next turn: new mail is reported with the next prompt.`,
+      `On the bus as works (${nexter.id.slice(0, 8)}); next turn: new mail is reported with the next prompt. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).`,
     );
     const since = n.mark();
     const id = await send("works", "read me at your next turn", "ask");
@@ -210,7 +210,7 @@ describe("listening for bus mail between real Pi RPC sessions: wake, mid-run, ab
 
   it("join with listen:false is on the bus but not listening: mail waits for inbox, no report, no turn", async () => {
     expect(await sessionOk(d, { action: "join", label: "deaf", listen: false })).toBe(
-      `On the bus as deaf (${deaf.id.slice(0, 8)}); not listening: mail waits in the inbox until session inbox reads it. Pi's session name is now deaf.`,
+      `On the bus as deaf (${deaf.id.slice(0, 8)}); not listening: mail waits in the inbox until session inbox reads it. Pi's session name is now deaf. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).`,
     );
     expect(recordOf(bus, deaf.id)).toMatchObject({ armed: false, wake: false });
     const since = d.mark();

@@ -5,7 +5,7 @@ import { sanitizeField } from "../shared/text/sanitize.js";
 import type { PathError } from "./claim-paths.js";
 import type { ClaimConflict } from "./claim-rules.js";
 import type { LabelError } from "./labels.js";
-import { labelCharsMax, pathCharsMax } from "./limits.js";
+import { labelCharsMax, observedLapseMs, pathCharsMax } from "./limits.js";
 import { broadcastTarget, type RecipientError, type TextError } from "./sending-rules.js";
 
 /** A recipient a send could not write for. */
@@ -62,9 +62,14 @@ export function describeBusStoreError(error: StoreError): string {
   }
 }
 
-function describeConflict(conflict: ClaimConflict): string {
+/** A path in the way, in words: what it is to the claim that holds it, and whose claim that is. */
+export function describeConflict(conflict: ClaimConflict): string {
   // A holder is live, and a live session's label is its own alone: the label names it, no id needed.
-  const holder = label(conflict.holder.label);
+  const name = label(conflict.holder.label);
+  const holder =
+    conflict.observed === true
+      ? `${name} (taken by its edits: it lapses ${observedLapseMs / 60_000} minutes after ${name}'s last edit there)`
+      : name;
   if (conflict.sameFile === true) {
     return `${path(conflict.path)} is the same file as ${path(conflict.heldPath)}, claimed by ${holder}`;
   }

@@ -29,6 +29,8 @@ export interface SessionRecord {
   wake: boolean;
   /** ISO 8601 time of the join. */
   joinedAt: string;
+  /** false: this session's edits take no claims of their own (absent: they do). */
+  observe?: boolean;
 }
 
 /** `inbox/<recipient id>/<name>`: one message. Its mtime is the arrival order and the TTL clock. */

@@ -6,6 +6,8 @@
 // the same listing then says who holds a file under any of its names (hard links), and the key in
 // it lets a release by key find it. No key's name starts with a raw `#` (it is `%23`), so the two
 // never meet, and a build that knows no identity names skips them (they do not decode for it).
+// A claim taken on an edit (observed, it lapses) has a third name, `!<path claim's name>`: the mark.
+// The three are links of one file, so the mark's mtime is the claim's: the last edit it saw.
 import { err, ok, type Result } from "neverthrow";
 import type { Shape } from "../shared/shape.js";
 import { encodeUtf8 } from "../shared/text/utf8.js";
@@ -131,6 +133,23 @@ export function decodeClaimName(name: string): ClaimName | undefined {
   const claim = { key, owner, joinToken };
   const again = encodeClaimName(claim);
   return again.isOk() && again.value === name ? claim : undefined;
+}
+
+/** The name of an observed claim's mark: `!` and its path claim's name. */
+export function encodeMarkName(claim: ClaimName): Result<string, ClaimNameError> {
+  return encodeClaimName({ key: claim.key, owner: claim.owner, joinToken: claim.joinToken }).andThen(
+    (name): Result<string, ClaimNameError> =>
+      name.length + 1 > claimNameBytesMax
+        ? err({ kind: "key-too-long", key: claim.key, nameBytes: name.length + 1, nameBytesMax: claimNameBytesMax })
+        : ok(`!${name}`),
+  );
+}
+
+/** The path claim a mark's name marks as observed, or undefined when it is not a mark's name. */
+export function decodeMarkName(name: string): ClaimName | undefined {
+  if (!name.startsWith("!")) return undefined;
+  const claim = decodeClaimName(name.slice(1));
+  return claim === undefined || claim.identity !== undefined ? undefined : claim;
 }
 
 /** `#<identity>#<path claim's name>`: the path claim's name decoded, the identity added. */

@@ -3,6 +3,7 @@
 import type { ClaimName } from "./bus-files.js";
 import { type ClaimTarget, keysConflict } from "./claim-paths.js";
 import { reapPerCallMax } from "./limits.js";
+import { claimTag } from "./observed.js";
 import type { SessionState } from "./session-liveness.js";
 
 /** A claim's owner as its record says, read after the claim was listed. */
@@ -32,7 +33,19 @@ export interface ClaimConflict {
   holder: Holder;
   /** `path` is `heldPath`'s file under another name (a hard link, or a file moved and linked to). */
   sameFile?: boolean;
+  /** The holder's edit took it (it lapses after the holder's last edit of it). */
+  observed?: boolean;
 }
+
+/** What the marks of observed claims say of the claims in the way. */
+export interface ClaimMarks {
+  /** Tags (`claimTag`) of the claims marked observed. */
+  marked: ReadonlySet<string>;
+  /** Marked claims whose holder has not edited them for the lapse: they hold nothing. */
+  lapsed: ReadonlySet<ClaimName>;
+}
+
+const noMarks: ClaimMarks = { marked: new Set(), lapsed: new Set() };
 
 function isOwnClaim(claim: ClaimName, self: ClaimSelf): boolean {
   return claim.owner === self.id && claim.joinToken === self.joinToken;
@@ -98,6 +111,7 @@ export function planClaim(
   claims: readonly ClaimName[],
   owners: Owners,
   stillTheFile: StillTheFile,
+  marks: ClaimMarks = noMarks,
 ): ClaimPlan {
   const own = new Set<string>();
   for (const claim of claims) {
@@ -113,7 +127,7 @@ export function planClaim(
   }
   const stray = strayIdentities(claims);
   for (const claim of conflictingClaims(targets, self, claims)) {
-    const holder = stray.has(claim) ? undefined : liveHolder(claim, owners);
+    const holder = stray.has(claim) || marks.lapsed.has(claim) ? undefined : liveHolder(claim, owners);
     if (holder === undefined) {
       if (plan.reap.length < reapPerCallMax) plan.reap.push(claim);
       continue;
@@ -125,9 +139,9 @@ export function planClaim(
       const seen = plan.blocked.findIndex(
         (b) => b.path === target.key && b.heldPath === claim.key && b.holder.id === holder.id,
       );
-      const conflict = sameFile
-        ? { path: target.key, heldPath: claim.key, holder, sameFile }
-        : { path: target.key, heldPath: claim.key, holder };
+      const conflict: ClaimConflict = { path: target.key, heldPath: claim.key, holder };
+      if (sameFile) conflict.sameFile = true;
+      if (marks.marked.has(claimTag(claim))) conflict.observed = true;
       if (seen < 0) plan.blocked.push(conflict);
       else if (!sameFile) plan.blocked[seen] = conflict;
     }

@@ -41,6 +41,8 @@ export const pathsPerCallMax = 64;
 export const pathSegmentsMax = 256;
 /** Message ids the watch remembers as announced (pruned by what is still on disk). */
 export const announcedIdsMax = 10_000;
+/** A claim an edit took (observed) lapses this long after its holder's last edit of the path. */
+export const observedLapseMs = 15 * 60_000;
 /** Claims one claim call reaps as orphans (the rest wait for the next call). */
 export const reapPerCallMax = 1_000;
 /** Rows of ended sessions (their process provably gone) a prune keeps for the board, newest first;

@@ -3,6 +3,7 @@
 import type { ClaimName } from "./bus-files.js";
 import { liveHolder, type Owners, strayIdentities } from "./claim-rules.js";
 import { goneRowsMax, heartbeatLateMs, messageTtlMs, reapPerCallMax } from "./limits.js";
+import { claimTag } from "./observed.js";
 import type { JudgedSession } from "./session-liveness.js";
 
 interface PruneInput {
@@ -20,12 +21,17 @@ interface PruneInput {
    * is reaped only when its owner was read by name and found absent (in `absentOwners`). */
   sessionsComplete: boolean;
   absentOwners: ReadonlySet<string>;
+  /** Observed claims' marks, and the marked claims found lapsed (their holder's edits stopped). */
+  marks?: readonly ClaimName[];
+  lapsed?: ReadonlySet<ClaimName>;
 }
 
 interface PrunePlan {
   /** Each with the heartbeat it was judged by: a record that beat since is not removed. */
   removeRecords: { id: string; joinToken: string; heartbeatMs: number }[];
   reapClaims: ClaimName[];
+  /** Marks of the observed claims that hold nothing now (their claim reaped, their owner gone). */
+  removeMarks: ClaimName[];
   /** Every inbox loses mail older than `messagesBeforeMs`; `dropEmpty` when no record names it. */
   pruneInboxes: { id: string; dropEmpty: boolean }[];
   messagesBeforeMs: number;
@@ -79,11 +85,16 @@ export function planPrune(input: PruneInput): PrunePlan {
   const judgeable = (claim: ClaimName) =>
     input.sessionsComplete || listed.has(claim.owner) || input.absentOwners.has(claim.owner);
   const stray = strayIdentities(input.claims);
+  const lapsedTags = new Set([...(input.lapsed ?? [])].map(claimTag));
+  const holdsNothing = (claim: ClaimName) => judgeable(claim) && liveHolder(claim, owners) === undefined;
+  const reapClaims = input.claims
+    .filter((claim) => stray.has(claim) || lapsedTags.has(claimTag(claim)) || holdsNothing(claim))
+    .slice(0, reapPerCallMax);
+  const reapedTags = new Set(reapClaims.map(claimTag));
   return {
     removeRecords: removed.map((s) => ({ id: s.record.id, joinToken: s.record.joinToken, heartbeatMs: s.heartbeatMs })),
-    reapClaims: input.claims
-      .filter((claim) => stray.has(claim) || (judgeable(claim) && liveHolder(claim, owners) === undefined))
-      .slice(0, reapPerCallMax),
+    reapClaims,
+    removeMarks: (input.marks ?? []).filter((mark) => reapedTags.has(claimTag(mark)) || holdsNothing(mark)),
     pruneInboxes: input.inboxes.map((id) => ({ id, dropEmpty: !kept.has(id) })),
     messagesBeforeMs: messagesCutoffMs(input),
   };

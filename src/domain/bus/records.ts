@@ -8,7 +8,7 @@ import { labelCharsMax, pathCharsMax, storedFieldCharsMax } from "./limits.js";
 
 const flag: Shape = (value, path) => (typeof value === "boolean" ? undefined : `${path} must be a boolean`);
 const absolutePath = text({ minLength: 1, maxLength: pathCharsMax, pattern: /^\// });
-const optionalFields = ["started", "bootId", "pidNamespace"];
+const optionalFields = ["started", "bootId", "pidNamespace", "observe"];
 /** On disk a record may also lack its pid: judged by its heartbeat, never called dead for it. */
 const storedOptionalFields = ["pid", ...optionalFields];
 
@@ -27,6 +27,7 @@ const writtenShape = record(
     armed: flag,
     wake: flag,
     joinedAt: text({ minLength: 1, maxLength: storedFieldCharsMax }),
+    observe: flag,
   },
   optionalFields,
 );
@@ -46,6 +47,7 @@ const storedShape = record(
     armed: flag,
     wake: flag,
     joinedAt: text({ maxLength: storedFieldCharsMax }),
+    observe: either(flag, isNull),
   },
   storedOptionalFields,
 );
@@ -56,7 +58,8 @@ type RecordDecodeError =
   | { kind: "wrong-shape"; reason: string }
   | { kind: "name-mismatch"; id: string; fileId: string };
 
-type Stored = Omit<SessionRecord, "pid" | "started" | "bootId" | "pidNamespace"> & {
+type Stored = Omit<SessionRecord, "pid" | "started" | "bootId" | "pidNamespace" | "observe"> & {
+  observe?: boolean | null;
   pid?: number | null;
   started?: string | null;
   bootId?: string | null;
@@ -84,6 +87,7 @@ export function decodeSessionRecord(json: string, fileId: string): Result<Sessio
   if (typeof stored.started === "string" && stored.started !== "") decoded.started = stored.started;
   if (typeof stored.bootId === "string" && stored.bootId !== "") decoded.bootId = stored.bootId;
   if (typeof stored.pidNamespace === "string" && stored.pidNamespace !== "") decoded.pidNamespace = stored.pidNamespace;
+  if (stored.observe === false) decoded.observe = false;
   return ok(decoded);
 }
 

@@ -8,6 +8,7 @@ import type { BusEngine, JoinRequest, StartReason } from "../../domain/bus/engin
 import { createNodeBus, resolveBusPlace } from "../../wiring/node-bus.js";
 import { isDisabled } from "../shared/disabled.js";
 import { createBusHost } from "./bus-host.js";
+import { registerEditGuard } from "./edit-guard.js";
 import { releasedText } from "./farewell.js";
 import { labelChannel, provideJoin } from "./join-api.js";
 import { noticeContent, noticeIds, noticeType, readNoticeDetails } from "./notice.js";
@@ -23,10 +24,13 @@ interface Live {
   engine: BusEngine | undefined;
   /** The failure that kept the engine from starting, told once. */
   failed: string | undefined;
+  failedTold?: boolean;
   /** The label last announced on session-label, to announce changes only. */
   announced: string | undefined;
   /** Inside its session_shutdown: no longer live, but what the leaving warns of is still told. */
   leaving?: boolean;
+  /** The guards' failures told in this session (each told once). */
+  guardsFailed?: Set<string>;
 }
 
 /** Claims a /new, /resume or fork released, told in the session that follows: the TUI clears its
@@ -44,12 +48,19 @@ export default function sessionBus(pi: ExtensionAPI): void {
     pi.events.emit(labelChannel, { id, label });
   };
 
-  const engineOf = (current: Live): BusEngine | undefined => {
+  /** `quiet`: a guard's look, which tells nobody that the bus is off (a session outside any
+   * repository edits files with nothing to guard); the person hears it at their first bus action. */
+  const engineOf = (current: Live, quiet = false): BusEngine | undefined => {
+    if (current.failed !== undefined && !quiet && !current.failedTold) {
+      current.failedTold = true;
+      current.ctx.ui.notify(current.failed, "error");
+    }
     if (current.engine !== undefined || current.failed !== undefined) return current.engine;
     const place = resolveBusPlace(current.ctx.cwd);
     if (place.isErr()) {
       current.failed = `The bus is off: ${place.error.message}`;
-      current.ctx.ui.notify(current.failed, "error");
+      current.failedTold = !quiet;
+      if (!quiet) current.ctx.ui.notify(current.failed, "error");
       return undefined;
     }
     const engine = createNodeBus({
@@ -73,7 +84,7 @@ export default function sessionBus(pi: ExtensionAPI): void {
 
   const access: BusAccess = {
     shortIds,
-    engine: () => (live === undefined ? undefined : engineOf(live)),
+    engine: (quiet) => (live === undefined ? undefined : engineOf(live, quiet)),
     join(request: JoinRequest) {
       const current = live;
       const engine = current === undefined ? undefined : engineOf(current);
@@ -85,6 +96,18 @@ export default function sessionBus(pi: ExtensionAPI): void {
         announce(current, joined.value.id, joined.value.label);
       }
       return joined;
+    },
+    guardFailed(key, text) {
+      const current = live;
+      if (current === undefined) return;
+      current.guardsFailed ??= new Set();
+      if (current.guardsFailed.has(key)) return;
+      current.guardsFailed.add(key);
+      try {
+        current.ctx.ui.notify(text, "warning");
+      } catch {
+        // A warning that cannot be shown must not turn a guard's let-through into a block.
+      }
     },
     changed() {
       const current = live;
@@ -144,6 +167,7 @@ export default function sessionBus(pi: ExtensionAPI): void {
   });
 
   pi.registerMessageRenderer(noticeType, renderNotice);
+  registerEditGuard(pi, access);
   registerSessionTool(pi, access);
   registerSessionsCommand(pi, access);
   provideJoin(pi, access);

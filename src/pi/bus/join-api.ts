@@ -1,5 +1,5 @@
 // The join API for other extensions, over pi.events (synchronous, like the mail hooks): emit
-// "session-bus:join" with { label?, wake?, listen? } and read `result` or `error` off the payload
+// "session-bus:join" with { label?, wake?, listen?, observe? } and read `result` or `error` off the payload
 // when emit returns; neither set means no bus is installed. "session-label" announces every join
 // and relabel as { id, label }, and a leave as { id, label: undefined }.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
@@ -13,6 +13,7 @@ interface JoinPayload {
   label?: unknown;
   wake?: unknown;
   listen?: unknown;
+  observe?: unknown;
   result?: { id: string; label: string; listening: boolean; wake: boolean };
   error?: { kind: string; message: string; holder?: string };
 }
@@ -27,11 +28,12 @@ export function provideJoin(pi: ExtensionAPI, access: BusAccess): void {
     if (
       !optional(payload.label, "string") ||
       !optional(payload.wake, "boolean") ||
-      !optional(payload.listen, "boolean")
+      !optional(payload.listen, "boolean") ||
+      !optional(payload.observe, "boolean")
     ) {
       payload.error = {
         kind: "bad-request",
-        message: "session-bus:join takes { label?: string, wake?: boolean, listen?: boolean }.",
+        message: "session-bus:join takes { label?: string, wake?: boolean, listen?: boolean, observe?: boolean }.",
       };
       return;
     }
@@ -39,6 +41,7 @@ export function provideJoin(pi: ExtensionAPI, access: BusAccess): void {
       label: payload.label as string | undefined,
       wake: payload.wake as boolean | undefined,
       listen: payload.listen as boolean | undefined,
+      observe: payload.observe as boolean | undefined,
     });
     if (joined.isOk()) {
       const { id, label, listening, wake } = joined.value;

@@ -27,6 +27,7 @@ interface SessionParams {
   limit?: number;
   wake?: boolean;
   listen?: boolean;
+  observe?: boolean;
 }
 
 // Plain JSON Schema (Pi validates any JSON Schema): typebox stays out of the bundle and of every start.
@@ -53,17 +54,25 @@ const parameters = {
     },
     wake: { type: "boolean", description: "join: new mail raises a turn as soon as this session is idle" },
     listen: { type: "boolean", description: "join: false joins without listening for mail" },
+    observe: {
+      type: "boolean",
+      description: "join: false stops this session's edits from claiming the files they touch",
+    },
   },
 } as unknown as TObject;
 
 /** What the tool needs of the extension: the engine, and the join that also names Pi's session. */
 export interface BusAccess {
-  engine(): BusEngine | undefined;
+  /** The engine, made on first use; `quiet`: a guard's look, which tells nobody the bus is off. */
+  engine(quiet?: boolean): BusEngine | undefined;
   join(request: JoinRequest): ReturnType<BusEngine["join"]>;
   /** After any action: the label may have changed (an implicit join), which the extension announces. */
   changed(): void;
   /** The session ids this extension knows, to show each as a short prefix. */
   shortIds: ShortIds;
+  /** A guard (the edit check, the shell and git guards) could not read the claims and let the call
+   * through: the person is told, once per session per `key`, in `text`. */
+  guardFailed(key: string, text: string): void;
 }
 
 function run(access: BusAccess, params: SessionParams): { outcome: ActionText; data: unknown } {
@@ -92,8 +101,9 @@ function run(access: BusAccess, params: SessionParams): { outcome: ActionText; d
     case "release":
       return done(engine.release(params.paths ?? []), releaseText);
     case "join":
-      return done(access.join({ label: params.label, wake: params.wake, listen: params.listen }), (r) =>
-        joinText(r, shortIds.among([r.id])),
+      return done(
+        access.join({ label: params.label, wake: params.wake, listen: params.listen, observe: params.observe }),
+        (r) => joinText(r, shortIds.among([r.id])),
       );
     default: {
       const never: never = params.action;

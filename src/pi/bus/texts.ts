@@ -12,7 +12,7 @@ import type {
   SendReport,
 } from "../../domain/bus/engine/index.js";
 import { inboxRowHeader, shownPaths } from "../../domain/bus/inbox-read.js";
-import { labelCharsMax, pathCharsMax } from "../../domain/bus/limits.js";
+import { labelCharsMax, observedLapseMs, pathCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { BusWarning } from "../../ports/bus/bus-host.js";
 
@@ -133,8 +133,11 @@ export function joinText(report: JoinReport, short: ShortId = fullId): ActionTex
       ? ` (was ${label(report.previousLabel)})`
       : "";
   const named = report.named ? ` Pi's session name is now ${label(report.label)}.` : "";
+  const edits = report.observing
+    ? ` Files you edit are claimed for you (observed: each lapses ${observedLapseMs / 60_000} minutes after your last edit of it).`
+    : " Your edits claim nothing on their own (observe off).";
   return {
-    text: `On the bus as ${label(report.label)}${was} (${label(short(report.id))}); ${reachWords(report)}.${named}`,
+    text: `On the bus as ${label(report.label)}${was} (${label(short(report.id))}); ${reachWords(report)}.${named}${edits}`,
     summary: `joined as ${label(report.label)} · ${report.listening ? (report.wake ? "wake" : "next turn") : "not listening"}`,
   };
 }

@@ -77,6 +77,9 @@ export interface AsideEntry {
 
 export interface ClaimListing {
   claims: ClaimName[];
+  /** The claims of `claims` taken on an edit (their marks, `!<name>`): they lapse after the last
+   * edit. A mark with no path claim of its name beside it marks nothing. */
+  marks: ClaimName[];
   /** Entries of `claims/` whose names are not claims (dot-files, temp files, foreign names), counted. */
   ignored: number;
   /** The listing stopped at its bound: claims past it are not in `claims`. */
@@ -155,9 +158,18 @@ export interface BusStore {
     label: string,
     keys: readonly string[],
     identities?: readonly { key: string; identity: string }[],
+    observed?: boolean,
   ): Result<void, StoreError>;
   /** Removes these claim files (own ones being released or backed off, or orphans being reaped). */
   removeClaims(claims: readonly ClaimName[]): Result<void, StoreError>;
+  /** Removes the marks of these path claims (they become claims that never lapse, or they went). */
+  removeMarks(claims: readonly ClaimName[]): Result<void, StoreError>;
+  /** When each of these path claims was made or last stamped (its file's mtime; every name of one
+   * claim is a link of one file); a claim not there is left out. */
+  claimTimes(claims: readonly ClaimName[]): Result<Map<ClaimName, number>, StoreError>;
+  /** Stamps a path claim's file with `nowMs` (an edit of an observed claim's path); false when it is
+   * not there. */
+  stampClaim(claim: ClaimName, nowMs: number): Result<boolean, StoreError>;
 
   /** Removes what crashed writers left in `tmp/` (temp files last changed before `nowMs -
    * olderThanMs`) and puts back any inbox a crashed prune left there. Returns how many went. */

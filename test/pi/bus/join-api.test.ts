@@ -99,7 +99,7 @@ describe("session-bus:join", () => {
     const { alice } = await pair();
     expect(emitJoin(alice, { label: 7 }).error).toEqual({
       kind: "bad-request",
-      message: "session-bus:join takes { label?: string, wake?: boolean, listen?: boolean }.",
+      message: "session-bus:join takes { label?: string, wake?: boolean, listen?: boolean, observe?: boolean }.",
     });
     expect(emitJoin(alice, { wake: "yes" }).error).toMatchObject({ kind: "bad-request" });
     expect(emitJoin(alice, { label: "No Spaces" }).error).toMatchObject({ kind: "invalid-label" });

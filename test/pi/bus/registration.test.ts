@@ -37,7 +37,7 @@ describe("registration", () => {
     expect(schema).toMatchObject({ type: "object", additionalProperties: false, required: ["action"] });
     const properties = schema.properties as Record<string, { enum?: string[] }>;
     expect(Object.keys(properties).sort()).toEqual(
-      ["action", "kind", "label", "limit", "listen", "paths", "text", "to", "wake"].sort(),
+      ["action", "kind", "label", "limit", "listen", "observe", "paths", "text", "to", "wake"].sort(),
     );
     expect(properties.action?.enum).toEqual(["status", "send", "inbox", "claim", "release", "join"]);
     expect(properties.kind?.enum).toEqual(["message", "event", "ask", "handoff"]);
@@ -57,6 +57,7 @@ describe("registration", () => {
         "session_info_changed",
         "session_shutdown",
         "session_start",
+        "tool_call",
       ],
       tools: ["session"],
       commands: ["sessions"],

@@ -81,11 +81,21 @@ describe("join", () => {
   it("a plain join takes the derived label (the repository folder), listens at the next turn, and leaves Pi's name alone", async () => {
     const alice = await sandbox.started(ids.alice);
     const result = await alice.tool({ action: "join" });
-    expect(textOf(result)).toBe("On the bus as repo (0190a1a1); next turn: new mail is reported with the next prompt.");
+    expect(textOf(result)).toBe(
+      "On the bus as repo (0190a1a1); next turn: new mail is reported with the next prompt. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).",
+    );
     expect(detailsOf(result)).toEqual({
       action: "join",
       summary: "joined as repo · next turn",
-      result: { id: ids.alice, label: "repo", previousLabel: undefined, named: false, listening: true, wake: false },
+      result: {
+        id: ids.alice,
+        label: "repo",
+        previousLabel: undefined,
+        named: false,
+        listening: true,
+        wake: false,
+        observing: true,
+      },
     });
     expect(alice.pi.name).toBeUndefined();
     expect(alice.labels).toEqual([{ id: ids.alice, label: "repo" }]);
@@ -99,13 +109,13 @@ describe("join", () => {
     await alice.tool({ action: "join" });
     const named = await alice.tool({ action: "join", label: "billing-core", wake: true });
     expect(textOf(named)).toBe(
-      `On the bus as billing-core (was repo) (0190a1a1); wake: new mail raises a turn as soon as this session is idle. Pi's session name is now billing-core.`,
+      `On the bus as billing-core (was repo) (0190a1a1); wake: new mail raises a turn as soon as this session is idle. Pi's session name is now billing-core. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).`,
     );
     expect(detailsOf(named).summary).toBe("joined as billing-core · wake");
     expect(alice.pi.name).toBe("billing-core");
     const quiet = await alice.tool({ action: "join", listen: false });
     expect(textOf(quiet)).toBe(
-      `On the bus as billing-core (0190a1a1); not listening: mail waits in the inbox until session inbox reads it.`,
+      `On the bus as billing-core (0190a1a1); not listening: mail waits in the inbox until session inbox reads it. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).`,
     );
     expect(detailsOf(quiet).summary).toBe("joined as billing-core · not listening");
     // Every join is announced, a relabel or not.

@@ -114,7 +114,7 @@ describe("ids are shown as their shortest unique prefix", () => {
     await bob.tool({ action: "join", label: "integrator" });
     await carol.tool({ action: "join", label: "verify" });
     expect(textOf(await alice.tool({ action: "join", label: "lead" }))).toBe(
-      "On the bus as lead (0190a1a1); next turn: new mail is reported with the next prompt. Pi's session name is now lead.",
+      "On the bus as lead (0190a1a1); next turn: new mail is reported with the next prompt. Pi's session name is now lead. Files you edit are claimed for you (observed: each lapses 15 minutes after your last edit of it).",
     );
     const status = textOf(await alice.tool({ action: "status" }));
     expect(status.split("\n")).toEqual([

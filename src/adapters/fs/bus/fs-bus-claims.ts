@@ -7,8 +7,10 @@ import type { ClaimName } from "../../../domain/bus/bus-files.js";
 import {
   type ClaimNameError,
   decodeClaimName,
+  decodeMarkName,
   encodeClaimFile,
   encodeClaimName,
+  encodeMarkName,
 } from "../../../domain/bus/claim-key.js";
 import { claimsListedMax } from "../../../domain/bus/limits.js";
 import { encodeUtf8 } from "../../../domain/shared/text/utf8.js";
@@ -31,7 +33,7 @@ import {
  * or whose names do not decode are counted as ignored. */
 export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
   const folder = folderPath(ctx, "claims");
-  const listing: ClaimListing = { claims: [], ignored: 0, truncated: false };
+  const listing: ClaimListing = { claims: [], marks: [], ignored: 0, truncated: false };
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => listing);
   const memo = ctx.decodedClaims;
@@ -40,6 +42,12 @@ export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
   return scanFolder(ctx.fs, folder, claimsListedMax, (entry) => {
     if (!entry.isFile()) {
       listing.ignored++;
+      return;
+    }
+    if (entry.name.startsWith("!")) {
+      const mark = decodeMarkName(entry.name);
+      if (mark === undefined) listing.ignored++;
+      else listing.marks.push(mark);
       return;
     }
     let claim = memo.get(entry.name);
@@ -95,12 +103,19 @@ export function createClaims(
   label: string,
   keys: readonly string[],
   identities: readonly { key: string; identity: string }[],
+  observed: boolean,
 ): Result<void, StoreError> {
   const folder = folderPath(ctx, "claims");
   const paths: string[] = [];
   const claims = [...keys.map((key) => ({ key })), ...identities];
   for (const claim of claims) {
     const name = encodeClaimName({ ...claim, owner, joinToken });
+    if (name.isErr()) return err(nameError(folder, name.error));
+    paths.push(`${folder}/${name.value}`);
+  }
+  // The marks go last: a claim seen without its mark yet reads as one that never lapses.
+  for (const key of observed ? keys : []) {
+    const name = encodeMarkName({ key, owner, joinToken });
     if (name.isErr()) return err(nameError(folder, name.error));
     paths.push(`${folder}/${name.value}`);
   }

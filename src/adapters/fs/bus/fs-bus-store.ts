@@ -15,6 +15,7 @@ import { folderMode } from "../shared/fs-files.js";
 import type { FsLike } from "../shared/fs-like.js";
 import { checkRootPath, openToOthers } from "../shared/fs-path-safety.js";
 import { dropAside, listAside, restoreShown, setAside } from "./fs-bus-aside.js";
+import { claimTimes, removeMarks, stampClaim } from "./fs-bus-claim-marks.js";
 import { createClaims, listClaims, removeClaims } from "./fs-bus-claims.js";
 import { closeBus } from "./fs-bus-closing.js";
 import { type BusContext, busFolders, closeFolder, ensureOwn, folderPath, inboxFolder } from "./fs-bus-folders.js";
@@ -76,9 +77,12 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     openInbox: (id) => openInbox(ctx, id),
     inboxPath: (id) => inboxFolder(ctx, id),
     listClaims: () => listClaims(ctx),
-    createClaims: (owner, joinToken, label, keys, identities) =>
-      createClaims(ctx, owner, joinToken, label, keys, identities ?? []),
+    createClaims: (owner, joinToken, label, keys, identities, observed) =>
+      createClaims(ctx, owner, joinToken, label, keys, identities ?? [], observed === true),
     removeClaims: (claims) => removeClaims(ctx, claims),
+    removeMarks: (claims) => removeMarks(ctx, claims),
+    claimTimes: (claims) => claimTimes(ctx, claims),
+    stampClaim: (claim, nowMs) => stampClaim(ctx, claim, nowMs),
     sweepTmp: (nowMs, olderThanMs) => sweepTmp(ctx, nowMs, olderThanMs),
   };
 }

@@ -5,10 +5,12 @@ import type { MailNotice } from "../../../ports/bus/bus-host.js";
 import type { BusError } from "../bus-errors.js";
 import { type ClaimReport, claim, type ReleaseReport, release, releaseKeys } from "./claims.js";
 import { type BusEngineDeps, createContext } from "./context.js";
+import { checkEdit, type EditVerdict } from "./edit-check.js";
 import { type InboxPreview, type InboxRead, inboxIds, peekInbox, readInbox, settleShown } from "./inbox.js";
 import { createLifecycle, type ShutdownReason } from "./lifecycle.js";
 import { createListening } from "./listening.js";
 import { createMembership, type JoinReport, type JoinRequest, type SessionIdentity } from "./membership.js";
+import { type PeerClaim, peerClaims } from "./peer-claims.js";
 import { type SendReport, type SendRequest, send } from "./send.js";
 import { type StatusView, snapshot, status } from "./status.js";
 
@@ -28,6 +30,11 @@ export interface BusEngine {
   inbox(limit: number | undefined): Result<InboxRead, BusError>;
   claim(paths: readonly string[]): Result<ClaimReport, BusError>;
   release(paths: readonly string[]): Result<ReleaseReport, BusError>;
+  /** Before the model edits or writes `path`: whether another live session holds it. A read, except
+   * that a joined session that observes claims the path (observed) when nobody holds it. */
+  checkEdit(path: string): Result<EditVerdict, BusError>;
+  /** The paths live sessions other than this one hold now (a read). */
+  peerClaims(): Result<PeerClaim[], BusError>;
   /** The board's `x`: release these stored keys as they are. */
   releaseKeys(keys: readonly string[]): Result<ReleaseReport, BusError>;
   /** The board's Inbox: the front of this session's inbox, consumed by nothing. */
@@ -81,6 +88,12 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
         return claim(ctx, membership, paths);
       }),
     release: (paths) => open(() => release(ctx, membership, paths)),
+    checkEdit: (path) =>
+      open(() => {
+        if (membership.member() !== undefined) lifecycle.freshen();
+        return checkEdit(ctx, membership, path);
+      }),
+    peerClaims: () => open(() => peerClaims(ctx, membership)),
     releaseKeys: (keys) => open(() => releaseKeys(ctx, membership, keys)),
     peek: (max) => open(() => peekInbox(ctx, membership, max)),
     inboxIds: () => open(() => inboxIds(ctx, membership)),

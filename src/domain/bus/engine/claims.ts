@@ -5,6 +5,7 @@ import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
 import { type ClaimTarget, canonicalize, resolveClaimTargets } from "../claim-paths.js";
 import {
+  type ClaimMarks,
   type ClaimSelf,
   conflictingClaims,
   type Holder,
@@ -14,7 +15,9 @@ import {
   type StillTheFile,
 } from "../claim-rules.js";
 import { claimsListedMax, ownerReadsMax, pathsPerCallMax } from "../limits.js";
+import { claimTag, markedTags } from "../observed.js";
 import { type BusContext, fromStore } from "./context.js";
+import { lapsedObserved } from "./lapsed.js";
 import type { Membership } from "./membership.js";
 import { pathLookup } from "./path-lookup.js";
 import { readOwners } from "./peers.js";
@@ -41,7 +44,7 @@ function targetsOf(ctx: BusContext, paths: readonly string[]): Result<ClaimTarge
 /** A live holder's identity claim in the way still names the file its key leads to, read in the
  * worktree of the file it collides with (a hard link joins two names of one worktree; every
  * worktree keys its files alike). */
-function stillTheFile(ctx: BusContext): StillTheFile {
+export function stillTheFile(ctx: BusContext): StillTheFile {
   return (claim, target) => {
     const lookup = pathLookup(ctx);
     const top = target.top ?? ctx.place.root;
@@ -49,62 +52,110 @@ function stillTheFile(ctx: BusContext): StillTheFile {
   };
 }
 
-/** Every claim of claims/, or none and an error when it holds more than one listing reads: a claim
- * or release decided on part of them could miss a collision or its own (fail closed). */
-function allClaims(ctx: BusContext): Result<ClaimName[], BusError> {
+/** Every claim of claims/ and the marks of the observed ones, or an error when it holds more than
+ * one listing reads: a claim or release decided on part of them could miss a collision or its own
+ * (fail closed). */
+export function allClaims(ctx: BusContext): Result<{ claims: ClaimName[]; marks: ClaimName[] }, BusError> {
   return fromStore(ctx.store.listClaims()).andThen((listed) =>
     listed.truncated
-      ? err<ClaimName[], BusError>({ kind: "claims-unlisted", entriesMax: claimsListedMax })
-      : ok(listed.claims),
+      ? err<{ claims: ClaimName[]; marks: ClaimName[] }, BusError>({
+          kind: "claims-unlisted",
+          entriesMax: claimsListedMax,
+        })
+      : ok({ claims: listed.claims, marks: listed.marks }),
   );
 }
 
-/** The claims now, and the owners of those that could stop these keys (read only when some could). */
-function look(
-  ctx: BusContext,
-  keys: readonly ClaimTarget[],
-  self: ClaimSelf,
-): Result<{ claims: ClaimName[]; owners: Owners }, BusError> {
+interface Look {
+  claims: ClaimName[];
+  /** The marked tags of every claim, the lapsed among the colliding ones. */
+  marks: ClaimMarks;
+  owners: Owners;
+}
+
+/** The claims now, and the owners and marks of those that could stop these keys (read only when
+ * some could). */
+export function look(ctx: BusContext, keys: readonly ClaimTarget[], self: ClaimSelf): Result<Look, BusError> {
   const listed = allClaims(ctx);
   if (listed.isErr()) return err(listed.error);
-  const claims = listed.value;
+  const { claims } = listed.value;
+  const marked = markedTags(listed.value.marks);
   const colliding = conflictingClaims(keys, self, claims);
-  if (colliding.length === 0) return ok({ claims, owners: new Map() });
+  if (colliding.length === 0) return ok({ claims, marks: { marked, lapsed: new Set() }, owners: new Map() });
   // Records after claims: a claim made after its record was written always finds it. Each owner is
   // read by its record's own name, so dead sessions' records beside it cannot hide it.
   const ownerIds = new Set(colliding.map((claim) => claim.owner));
-  return readOwners(ctx, ownerIds, ownerReadsMax).map((owners) => ({ claims, owners }));
+  const owners = readOwners(ctx, ownerIds, ownerReadsMax);
+  if (owners.isErr()) return err(owners.error);
+  const lapsed = lapsedObserved(ctx, colliding, marked);
+  return ok({ claims, marks: { marked, lapsed }, owners: owners.value });
 }
+
+/** Removes claims in the way that hold nothing, and the marks of the observed ones among them. */
+function reap(ctx: BusContext, claims: readonly ClaimName[], marks: ClaimMarks): void {
+  if (claims.length === 0) return;
+  ctx.store.removeClaims(claims);
+  const marked = claims.filter((claim) => claim.identity === undefined && marks.marked.has(claimTag(claim)));
+  if (marked.length > 0) ctx.store.removeMarks(marked);
+}
+
+/** An explicit claim (the `claim` action) holds until released; an observed one (an edit's) lapses
+ * after the last edit. Either is all or nothing, by the same protocol and the same store. */
+type ClaimMode = "explicit" | "observed";
 
 export function claim(
   ctx: BusContext,
   membership: Membership,
   paths: readonly string[],
+  mode: ClaimMode = "explicit",
 ): Result<ClaimReport, BusError> {
   const targets = targetsOf(ctx, paths);
   if (targets.isErr()) return err(targets.error);
-  const refused = refusedBeforeJoining(ctx, membership, targets.value);
+  return claimTargets(ctx, membership, targets.value, mode);
+}
+
+export function claimTargets(
+  ctx: BusContext,
+  membership: Membership,
+  targets: readonly ClaimTarget[],
+  mode: ClaimMode,
+): Result<ClaimReport, BusError> {
+  const refused = refusedBeforeJoining(ctx, membership, targets);
   if (refused !== undefined) return err(refused);
   const joined = membership.ensureJoined();
   if (joined.isErr()) return err(joined.error);
   const { id, joinToken, label } = joined.value;
   const self = { id, joinToken };
   const current = stillTheFile(ctx);
-  const before = look(ctx, targets.value, self);
+  const before = look(ctx, targets, self);
   if (before.isErr()) return err(before.error);
-  const plan = planClaim(targets.value, self, before.value.claims, before.value.owners, current);
-  if (plan.reap.length > 0) ctx.store.removeClaims(plan.reap);
+  const { claims, owners, marks } = before.value;
+  const plan = planClaim(targets, self, claims, owners, current, marks);
+  reap(ctx, plan.reap, marks);
   if (plan.blocked.length > 0) return err({ kind: "claim-conflict", conflicts: plan.blocked, race: false });
-  const created = fromStore(ctx.store.createClaims(id, joinToken, label, ...split(plan.create)));
+  const observed = mode === "observed";
+  const created = fromStore(ctx.store.createClaims(id, joinToken, label, ...split(plan.create), observed));
   if (created.isErr()) return err(created.error);
-  const after = look(ctx, targets.value, self);
-  if (after.isErr()) return backOff(ctx, plan.create, after.error);
-  const recheck = planClaim(targets.value, self, after.value.claims, after.value.owners, current);
-  if (recheck.reap.length > 0) ctx.store.removeClaims(recheck.reap);
+  const after = look(ctx, targets, self);
+  if (after.isErr()) return backOff(ctx, plan.create, after.error, mode);
+  const recheck = planClaim(targets, self, after.value.claims, after.value.owners, current, after.value.marks);
+  reap(ctx, recheck.reap, after.value.marks);
   if (recheck.blocked.length > 0) {
-    return backOff(ctx, plan.create, { kind: "claim-conflict", conflicts: recheck.blocked, race: true });
+    return backOff(ctx, plan.create, { kind: "claim-conflict", conflicts: recheck.blocked, race: true }, mode);
   }
-  return ok({ claimed: targets.value.map((target) => target.key), alreadyHeld: plan.held });
+  settleMarks(ctx, self, plan.held, marks, mode);
+  return ok({ claimed: targets.map((target) => target.key), alreadyHeld: plan.held });
+}
+
+/** Keys held before this call: an explicit claim makes an observed one explicit (its mark goes); an
+ * observed one (a new edit) stamps it, so it lapses only after this edit. */
+function settleMarks(ctx: BusContext, self: ClaimSelf, held: readonly string[], marks: ClaimMarks, mode: ClaimMode) {
+  const observed = held
+    .map((key) => ({ key, owner: self.id, joinToken: self.joinToken }))
+    .filter((claim) => marks.marked.has(claimTag(claim)));
+  if (observed.length === 0) return;
+  if (mode === "explicit") ctx.store.removeMarks(observed);
+  else for (const claim of observed) ctx.store.stampClaim(claim, ctx.clock.now());
 }
 
 /** A session not on the bus yet whose claim a live session's claim blocks is refused before the
@@ -121,7 +172,8 @@ function refusedBeforeJoining(
   const self = { id: identity.id, joinToken: "" };
   const seen = look(ctx, targets, self);
   if (seen.isErr()) return undefined;
-  const plan = planClaim(targets, self, seen.value.claims, seen.value.owners, stillTheFile(ctx));
+  const { claims, owners, marks } = seen.value;
+  const plan = planClaim(targets, self, claims, owners, stillTheFile(ctx), marks);
   // A claim under this session's own id is a twin process's, whose membership the join takes over.
   const blocked = plan.blocked.filter((conflict) => conflict.holder.id !== identity.id);
   return blocked.length > 0 ? { kind: "claim-conflict", conflicts: blocked, race: false } : undefined;
@@ -138,9 +190,15 @@ function split(claims: readonly ClaimName[]): [string[], { key: string; identity
   return [keys, identities];
 }
 
-/** All or nothing: the claims this call made go; the ones held before it stay. */
-function backOff(ctx: BusContext, made: readonly ClaimName[], error: BusError): Result<never, BusError> {
+/** All or nothing: the claims this call made go (with their marks); the ones held before it stay. */
+function backOff(
+  ctx: BusContext,
+  made: readonly ClaimName[],
+  error: BusError,
+  mode: ClaimMode,
+): Result<never, BusError> {
   ctx.store.removeClaims(made);
+  if (mode === "observed") ctx.store.removeMarks(made.filter((claim) => claim.identity === undefined));
   return err(error);
 }
 
@@ -170,7 +228,7 @@ export function releaseKeys(
   if (joined.isErr()) return err(joined.error);
   const listed = allClaims(ctx);
   if (listed.isErr()) return err(listed.error);
-  const onKeys = listed.value.filter((c) => keys.includes(c.key));
+  const onKeys = listed.value.claims.filter((c) => keys.includes(c.key));
   // Another's claim on these keys is reaped only when its owner's own record says it is no longer live.
   const others = new Set(onKeys.filter((c) => c.owner !== joined.value.id).map((c) => c.owner));
   const owners = others.size > 0 ? readOwners(ctx, others, ownerReadsMax) : ok(new Map());
@@ -178,5 +236,8 @@ export function releaseKeys(
   const plan = planRelease(keys, joined.value.id, onKeys, owners.value);
   const removed = fromStore(ctx.store.removeClaims(plan.remove));
   if (removed.isErr()) return err(removed.error);
+  const gone = new Set(plan.remove.map(claimTag));
+  const marks = listed.value.marks.filter((mark) => gone.has(claimTag(mark)));
+  if (marks.length > 0) ctx.store.removeMarks(marks);
   return ok({ released: plan.released, notClaimed: plan.notClaimed, heldByOthers: plan.heldByOthers });
 }

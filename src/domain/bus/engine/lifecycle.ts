@@ -1,7 +1,7 @@
 // The heartbeat, and the ends of a membership: adopted across a reload, taken by a newer
 // process of the same id, lost to a prune, left at shutdown.
 import type { TimerHandle } from "../../../ports/shared/clock.js";
-import type { SessionRecord } from "../bus-files.js";
+import type { ClaimName, SessionRecord } from "../bus-files.js";
 import { heartbeatMs } from "../limits.js";
 import { namesProcess } from "../session-liveness.js";
 import type { BusContext } from "./context.js";
@@ -54,13 +54,14 @@ function leave(ctx: BusContext, membership: Membership): string[] {
   if (identity === undefined || record === undefined) return [];
   if (ownRecordNow(ctx, identity.id, record.joinToken) === "taken") return [];
   const claims = ctx.store.listClaims();
-  const own = claims.isOk()
-    ? claims.value.claims.filter((c) => c.owner === identity.id && c.joinToken === record.joinToken)
-    : [];
+  const mine = (c: ClaimName) => c.owner === identity.id && c.joinToken === record.joinToken;
+  const own = claims.isOk() ? claims.value.claims.filter(mine) : [];
   const released = ctx.store.removeClaims(own);
+  const marks = claims.isOk() ? claims.value.marks.filter(mine) : [];
+  if (marks.length > 0) ctx.store.removeMarks(marks);
   const removed = released.andThen(() => ctx.store.removeRecord(identity.id, record.joinToken));
   if (removed.isErr()) ctx.host.warn({ kind: "store-failed", op: "leave", error: removed.error });
-  return released.isOk() ? own.map((c) => c.key) : [];
+  return released.isOk() ? own.filter((c) => c.identity === undefined).map((c) => c.key) : [];
 }
 
 export function createLifecycle(ctx: BusContext, membership: Membership): Lifecycle {

@@ -23,12 +23,16 @@ interface Member {
   armed: boolean;
   wake: boolean;
   joinedAt: string;
+  /** Its edits claim what they touch (observed claims). */
+  observe: boolean;
 }
 
 export interface JoinRequest {
   label?: string | undefined;
   wake?: boolean | undefined;
   listen?: boolean | undefined;
+  /** false: edits take no observed claims (kept by later joins that do not say). */
+  observe?: boolean | undefined;
 }
 
 export interface JoinReport {
@@ -40,6 +44,8 @@ export interface JoinReport {
   named: boolean;
   listening: boolean;
   wake: boolean;
+  /** Its edits take observed claims. */
+  observing: boolean;
 }
 
 export interface Membership {
@@ -95,6 +101,7 @@ function recordOf(ctx: BusContext, id: string, m: Member): SessionRecord {
     armed: m.armed,
     wake: m.wake,
     joinedAt: m.joinedAt,
+    ...(m.observe ? {} : { observe: false }),
   };
 }
 
@@ -133,6 +140,7 @@ function join(
     armed,
     wake: armed && request.wake === true,
     joinedAt: member?.joinedAt ?? isoFromMs(ctx.clock.now()),
+    observe: request.observe ?? member?.observe ?? true,
   };
   // Checked before the write and again after it, as a claim is: of two sessions taking one label at
   // the same moment, each finds the other's record after writing its own. A label asked for is then
@@ -166,6 +174,7 @@ function join(
     named: request.label !== undefined,
     listening: next.armed,
     wake: next.wake,
+    observing: next.observe,
   });
 }
 
@@ -202,7 +211,7 @@ export function createMembership(ctx: BusContext, onChange: (member: Member | un
     adopt(record) {
       if (state.identity === undefined || record.id !== state.identity.id) return;
       const { label, joinToken, armed, wake, joinedAt } = record;
-      state.member = { label, joinToken, armed, wake, joinedAt };
+      state.member = { label, joinToken, armed, wake, joinedAt, observe: record.observe !== false };
       onChange(state.member);
     },
     drop() {

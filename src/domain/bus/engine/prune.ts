@@ -7,6 +7,7 @@ import { ownerReadsMax, tmpLeftoverAgeMs } from "../limits.js";
 import { planPrune } from "../prune-rules.js";
 import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
+import { lapsedObserved } from "./lapsed.js";
 import type { Membership } from "./membership.js";
 import { type Peers, readPeers, readSessions } from "./peers.js";
 
@@ -43,6 +44,8 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
     trustedNowMs: ctx.silence.trustedNow(nowMs, ctx.clock.monotonic()),
     sessionsComplete: !peers.value.truncated,
     absentOwners: owners.value.absent,
+    marks: claims.value.marks,
+    lapsed: lapsedObserved(ctx, claims.value.claims, claims.value.marks),
   });
   // Each step is retried by the next prune when it fails: none of them is worth failing a read for.
   let recordsRemoved = 0;
@@ -56,6 +59,8 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
   }
   const reap = plan.reapClaims.filter((c) => !stillThere.has(c.owner));
   const reaped = ctx.store.removeClaims(reap).isOk() ? reap.length : 0;
+  const unmarked = plan.removeMarks.filter((mark) => !stillThere.has(mark.owner));
+  if (unmarked.length > 0) ctx.store.removeMarks(unmarked);
   let messagesExpired = 0;
   const unread = new Map<string, number>();
   for (const { id, dropEmpty } of plan.pruneInboxes) {

@@ -224,6 +224,6 @@ describe("fs bus store on node fs: FIFOs", () => {
     const peek = store.peekInbox(bob, 50, anyTime)._unsafeUnwrap();
     expect(peek.files).toBe(1);
     expect(peek.entries.map((e) => e.name)).toEqual(["000000000000001-m1.json"]);
-    expect(store.listClaims()._unsafeUnwrap()).toEqual({ claims: [], ignored: 1, truncated: false });
+    expect(store.listClaims()._unsafeUnwrap()).toEqual({ claims: [], marks: [], ignored: 1, truncated: false });
   });
 });

@@ -14,6 +14,7 @@ describe("join", () => {
       named: false,
       listening: true,
       wake: false,
+      observing: true,
     });
     expect(h.record("alice")).toMatchObject({ id: idOf.alice, label: "repo", armed: true, wake: false, root: "/repo" });
   });
