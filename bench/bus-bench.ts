@@ -77,7 +77,8 @@ export interface Bus {
 /** A fresh repository folder and its bus: 20 other live sessions (this process's pid and start token
  * in every record, so each is judged alive by the real probe), 5 claims each, 3 unread messages
  * each; and this session's engine, joined (not listening: no watcher, no ticker). */
-export function freshBus(label: string): Bus {
+export function freshBus(label: string, shape: { peers?: number; claimsPerPeer?: number; joined?: boolean } = {}): Bus {
+  const { peers: peerCount = peers, claimsPerPeer: claimCount = claimsPerPeer, joined = true } = shape;
   const base = realpathSync(freshRoot(`bus-${label}`));
   const repo = join(base, "repo");
   mkdirSync(repo);
@@ -89,7 +90,7 @@ export function freshBus(label: string): Bus {
   if (opened.isErr()) throw new Error(`bus open failed: ${opened.error.kind}`);
   const { pid, started, bootId, pidNamespace } = createProcessProbe().self();
   const now = Date.now();
-  for (let i = 0; i < peers; i++) {
+  for (let i = 0; i < peerCount; i++) {
     const id = peerId(i);
     const record: SessionRecord = {
       id,
@@ -106,13 +107,13 @@ export function freshBus(label: string): Bus {
       joinedAt: new Date(now).toISOString(),
     };
     must(store.writeRecord(record), "record");
-    const keys = Array.from({ length: claimsPerPeer }, (_, k) => `peers/p${i}/file-${k}.ts`);
+    const keys = Array.from({ length: claimCount }, (_, k) => `peers/p${i}/file-${k}.ts`);
     must(store.createClaims(id, record.joinToken, record.label, keys), "claims");
     for (let m = 0; m < messagesPerPeer; m++) deliver(store, senderId, id, now + m, m);
   }
   const engine = createNodeBus({ host: quietHost, agentDir, place });
   engine.sessionStarted({ id: selfId, name: "bench" }, "startup");
-  must(engine.join({ listen: false }), "join");
+  if (joined) must(engine.join({ listen: false }), "join");
   return { root, repo, store, engine };
 }
 

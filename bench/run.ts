@@ -9,13 +9,14 @@ import { type BigInboxFigures, benchBigInbox } from "./big-inbox-bench.js";
 import { type BoardFigures, benchBoard } from "./board-bench.js";
 import { type BusFigures, benchBus } from "./bus-bench.js";
 import { benchLatency, benchList, benchScan, benchSend, type LatencyFigures, removeRoots } from "./fs-bench.js";
+import { benchClaimCheck, type GuardFigures } from "./guard-bench.js";
 import { benchRoundTrip, benchStartup, type RoundTripFigures, type StartupFigures } from "./pi-bench.js";
 import { benchSentLookup } from "./sent-bench.js";
 import { nowUs, round } from "./stats.js";
 import { benchWake, type WakeFigures } from "./wake-bench.js";
 
 const quick = process.argv.includes("--quick");
-/** `--only bigInbox`, `--only board`, `--only bus`, `--only latency`, `--only wake`, `--only startup` or `--only roundTrip`: those
+/** `--only bigInbox`, `--only board`, `--only bus`, `--only guards`, `--only latency`, `--only wake`, `--only startup` or `--only roundTrip`: those
  * figures alone, printed and not written (results.json holds whole runs). */
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 const goals = {
@@ -36,6 +37,7 @@ const goals = {
   busInbox: 2,
   busWakeP50: 1.5,
   boardPollMaxBlockMs: 50,
+  claimCheck: 2,
 };
 
 async function benchSimulator(seeds: number): Promise<{ messagesPerSecond: number; seeds: number }> {
@@ -88,6 +90,35 @@ function printBigInbox(b: BigInboxFigures): void {
   console.log(limitLine("big inbox: peak RSS", b.peakRssMB, "MB", goals.bigInboxPeakRssMB));
   const once = b.exactlyOnce ? "yes" : `NO: ${b.misses} missed, ${b.duplicates} twice`;
   console.log(`${"big inbox: exactly once".padEnd(30)} ${once.padStart(14)}`);
+}
+
+function guardRatios(guard: GuardFigures) {
+  return {
+    claimCheck: guard.claimCheck.oursUs / guard.claimCheck.floorUs,
+    claimCheckChecked: guard.claimCheckChecked.oursUs / guard.claimCheckChecked.floorUs,
+    claimCheckHeld: guard.claimCheckHeld.oursUs / guard.claimCheckHeld.floorUs,
+  };
+}
+
+function printGuards(guard: GuardFigures): void {
+  const us = (v: number) => `${round(v, 1)} µs`;
+  const ratios = guardRatios(guard);
+  const { claimCheck, claimCheckChecked, claimCheckHeld } = guard;
+  console.log(
+    line("edit check, 100 held", us(claimCheck.oursUs), us(claimCheck.floorUs), ratios.claimCheck, goals.claimCheck),
+  );
+  console.log(
+    line(
+      "edit check vs checked floor",
+      us(claimCheckChecked.oursUs),
+      us(claimCheckChecked.floorUs),
+      ratios.claimCheckChecked,
+      goals.claimCheck,
+    ),
+  );
+  console.log(
+    line("edit check of a held path", us(claimCheckHeld.oursUs), us(claimCheckHeld.floorUs), ratios.claimCheckHeld),
+  );
 }
 
 function busRatios(bus: BusFigures) {
@@ -250,6 +281,14 @@ async function runOnly(name: string): Promise<void> {
     console.log(JSON.stringify({ bus, ratios: roundAll(busRatios(bus)) }));
     return;
   }
+  if (name === "guards") {
+    const guards = await benchClaimCheck(quick);
+    removeRoots();
+    console.log(`${"figure".padEnd(30)} ${"ours".padStart(14)} ${"floor".padStart(14)} ${"ratio".padStart(8)}`);
+    printGuards(guards);
+    console.log(JSON.stringify({ guards, ratios: roundAll(guardRatios(guards)) }));
+    return;
+  }
   if (name === "latency") {
     const latency = await latencyBench();
     removeRoots();
@@ -257,7 +296,7 @@ async function runOnly(name: string): Promise<void> {
     return;
   }
   if (name !== "bigInbox") {
-    throw new Error(`--only knows bigInbox, board, bus, latency, wake, startup and roundTrip, not ${name}`);
+    throw new Error(`--only knows bigInbox, board, bus, guards, latency, wake, startup and roundTrip, not ${name}`);
   }
   const bigInbox = await bigInboxSize();
   removeRoots();
@@ -276,6 +315,7 @@ async function main(): Promise<void> {
   const startup = await startupBench();
   const roundTrip = await roundTripBench();
   const bus = await benchBus(quick);
+  const guards = await benchClaimCheck(quick);
   const wake = await wakeBench();
   const board = await boardBench();
   // Last: its 100,000-file inboxes are deleted only after every other figure is taken.
@@ -291,6 +331,7 @@ async function main(): Promise<void> {
     ...latencyRatios(latency),
     resolve: list.oursUs / list.floorUs,
     ...busRatios(bus),
+    ...guardRatios(guards),
     // A wake session's raised turn against the mail half's delivery, interleaved message by message.
     busWakeP50: wake.wakeP50Us / wake.deliveryP50Us,
   };
@@ -397,6 +438,7 @@ async function main(): Promise<void> {
   printStartup(startup);
   printRoundTrip(roundTrip);
   printBus(bus);
+  printGuards(guards);
   printWake(wake);
   printBoard(board);
   printBigInbox(bigInbox);
@@ -410,7 +452,21 @@ async function main(): Promise<void> {
       kernel: release(),
     },
     node: process.version,
-    figures: { send, latency, scan, sentLookup, list, simulator: sim, startup, roundTrip, bus, wake, board, bigInbox },
+    figures: {
+      send,
+      latency,
+      scan,
+      sentLookup,
+      list,
+      simulator: sim,
+      startup,
+      roundTrip,
+      bus,
+      guards,
+      wake,
+      board,
+      bigInbox,
+    },
     ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round(v, 3)])),
     goals,
   };

@@ -104,6 +104,8 @@ export function strayIdentities(claims: readonly ClaimName[]): Set<ClaimName> {
   return stray;
 }
 
+const noStray: ReadonlySet<ClaimName> = new Set();
+
 /** `owners` needs every owner of a conflicting claim (an empty map when there is none). */
 export function planClaim(
   targets: readonly ClaimTarget[],
@@ -125,8 +127,10 @@ export function planClaim(
       plan.create.push({ key, owner: self.id, joinToken: self.joinToken, identity });
     }
   }
-  const stray = strayIdentities(claims);
-  for (const claim of conflictingClaims(targets, self, claims)) {
+  const conflicting = conflictingClaims(targets, self, claims);
+  // Only an identity claim in the way can be stray: most checks meet none and skip the pass.
+  const stray = conflicting.some((claim) => claim.identity !== undefined) ? strayIdentities(claims) : noStray;
+  for (const claim of conflicting) {
     const holder = stray.has(claim) || marks.lapsed.has(claim) ? undefined : liveHolder(claim, owners);
     if (holder === undefined) {
       if (plan.reap.length < reapPerCallMax) plan.reap.push(claim);
