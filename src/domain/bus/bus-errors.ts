@@ -6,6 +6,7 @@ import type { PathError } from "./claim-paths.js";
 import type { ClaimConflict } from "./claim-rules.js";
 import type { LabelError } from "./labels.js";
 import { labelCharsMax, observedLapseMs, pathCharsMax } from "./limits.js";
+import type { OfferLapse } from "./offers.js";
 import { broadcastTarget, type RecipientError, type TextError } from "./sending-rules.js";
 
 /** A recipient a send could not write for. */
@@ -32,6 +33,12 @@ export type BusError =
   /** Another process of this session id joined after this one and reads its mail: this one is off
    * the bus, and only an explicit join takes it back. */
   | { kind: "displaced"; pid: number | undefined }
+  /** A handoff offered paths this session does not hold (by these exact keys): nothing was sent. */
+  | { kind: "handoff-unheld"; keys: string[] }
+  /** No offer of this id is addressed to this session (never made, taken, or removed). */
+  | { kind: "no-offer"; id: string }
+  /** The offer no longer stands: its sender left or released every path, or the TTL passed. */
+  | { kind: "offer-lapsed"; id: string; reason: OfferLapse | "released" }
   /** `sessions/` holds more entries than one listing reads: a label may be held by a session past
    * the bound, and a claim's owner may be one, so neither is judged free. */
   | { kind: "records-unlisted"; entriesMax: number }
@@ -57,6 +64,23 @@ export function describeBusStoreError(error: StoreError): string {
       return `the bus folder ${path(error.path)} was moved or replaced`;
     default: {
       const never: never = error;
+      return never;
+    }
+  }
+}
+
+function lapseWords(reason: OfferLapse | "released"): string {
+  switch (reason) {
+    case "sender-left":
+      return "its sender left the bus or is gone";
+    case "recipient-left":
+      return "this session left the bus since it was made";
+    case "expired":
+      return "it is older than the message TTL";
+    case "released":
+      return "its sender released every path it offered";
+    default: {
+      const never: never = reason;
       return never;
     }
   }
@@ -96,6 +120,12 @@ export function describeBusError(error: BusError): string {
       const why = error.race ? " Another session claimed at the same moment; nothing was claimed, try again." : "";
       return `Nothing claimed: ${error.conflicts.map(describeConflict).join("; ")}.${why}`;
     }
+    case "handoff-unheld":
+      return `Nothing sent: a handoff offers paths this session holds, and it does not hold ${error.keys.map(path).join(", ")}. Claim them first, or send the handoff without paths (or as a message that names them).`;
+    case "no-offer":
+      return `No offer ${label(error.id)} is addressed to this session: it was taken already, or never made to it. Read the handoff again with session inbox.`;
+    case "offer-lapsed":
+      return `The offer ${label(error.id)} no longer stands: ${lapseWords(error.reason)}. Nothing moved; claim what you need, or ask the sender.`;
     case "claims-unlisted":
       return `The bus's claims/ folder holds more than ${error.entriesMax.toLocaleString("en-US")} entries, too many to read whole: nothing was claimed or released. Run session status to clear the claims of sessions that are gone, or remove what does not belong there.`;
     case "displaced":

@@ -59,3 +59,19 @@ export interface ClaimName {
   /** Set on the second name of an existing file's claim: its `<device>-<inode>`. */
   identity?: string | undefined;
 }
+
+/** `offers/<id>.json`: a handoff's offer of claims. The sender keeps the claims until the recipient
+ * accepts (they move to it in one step) or the offer lapses (either side leaves or is gone, or the
+ * message TTL passes). `id` is the handoff message's id. */
+export interface HandoffOffer {
+  id: string;
+  from: string;
+  /** The sender's join token when it offered: the claims offered are the ones under it. */
+  fromToken: string;
+  fromLabel: string;
+  to: string;
+  /** The claim keys offered, each held by the sender under `fromToken` when it offered. */
+  keys: string[];
+  /** ISO 8601 (the sender's clock; the file's mtime is what ages the offer). */
+  offeredAt: string;
+}

@@ -57,12 +57,19 @@ export function shownPaths(paths: readonly string[]): string {
   return `${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
 }
 
+/** What a row says of a message's paths: a handoff's are the claims it offers, and how to take them. */
+export function aboutPaths(message: Pick<BusMessage, "kind" | "paths" | "id">): string {
+  if (message.paths.length === 0) return "";
+  if (message.kind !== "handoff") return ` · paths: ${shownPaths(message.paths)}`;
+  const id = sanitizeField(message.id, labelCharsMax);
+  return ` · offers the claims on ${shownPaths(message.paths)}: take them with session({action:"accept", id:"${id}"})`;
+}
+
 /** The row's first line, as every surface prints it: the budget counts exactly this. */
 export function inboxRowHeader(message: BusMessage): string {
   const label = sanitizeField(message.fromLabel, labelCharsMax);
   const from = sanitizeField(message.from, labelCharsMax);
-  const paths = message.paths.length > 0 ? ` · paths: ${shownPaths(message.paths)}` : "";
-  return `${message.kind} from ${label} (${from})${paths}`;
+  return `${message.kind} from ${label} (${from})${aboutPaths(message)}`;
 }
 
 /** What a body costs as the model reads it: each line indented by two, a clipped one ends in " …". */

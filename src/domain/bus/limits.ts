@@ -43,6 +43,10 @@ export const pathSegmentsMax = 256;
 export const announcedIdsMax = 10_000;
 /** A claim an edit took (observed) lapses this long after its holder's last edit of the path. */
 export const observedLapseMs = 15 * 60_000;
+/** Offers one listing of offers/ reads (the board's and a prune's); past it the rest wait. */
+export const offersListedMax = 1_000;
+/** Largest offer file read: its keys at their caps, JSON-escaped at worst, and the fields around them. */
+export const offerBytesMax = pathsPerCallMax * (pathCharsMax * 6 + 3) + 16 * 1024;
 /** Claims one claim call reaps as orphans (the rest wait for the next call). */
 export const reapPerCallMax = 1_000;
 /** Rows of ended sessions (their process provably gone) a prune keeps for the board, newest first;

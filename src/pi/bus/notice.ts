@@ -2,7 +2,7 @@
 // prompt. It previews and consumes nothing; `session inbox` reads the mail. A handoff assigns work,
 // so a notice that carries one is headlined as that work.
 
-import { shownPaths } from "../../domain/bus/inbox-read.js";
+import { aboutPaths } from "../../domain/bus/inbox-read.js";
 import {
   handoffBodyCharsMax,
   inboxReadCharsMax,
@@ -71,7 +71,7 @@ export function noticeContent(
   const rows: string[] = [];
   let chars = 0;
   for (const m of notice.messages) {
-    const about = m.paths.length > 0 ? ` · paths: ${shownPaths(m.paths)}` : "";
+    const about = aboutPaths(m);
     const body = indentBody(m.preview, noticeLineCharsMax);
     const row = `${m.kind} from ${label(m.fromLabel)} (${label(short(m.from))})${about}\n${body}${m.clipped ? " …" : ""}`;
     // The same budget as an inbox read: a burst of long previews must not flood the context.

@@ -12,9 +12,19 @@ import { lineComponent } from "../shared/line-component.js";
 import { renderToolResult, type ViewTheme } from "../shared/tool-view.js";
 import type { ShortIds } from "./short-ids.js";
 import { statusText, viewIds } from "./status-text.js";
-import { type ActionText, claimText, inboxIds, inboxText, joinText, releaseText, sendIds, sendText } from "./texts.js";
+import {
+  type ActionText,
+  acceptText,
+  claimText,
+  inboxIds,
+  inboxText,
+  joinText,
+  releaseText,
+  sendIds,
+  sendText,
+} from "./texts.js";
 
-const actions = ["status", "send", "inbox", "claim", "release", "join"] as const;
+const actions = ["status", "send", "inbox", "claim", "release", "accept", "join"] as const;
 type Action = (typeof actions)[number];
 
 interface SessionParams {
@@ -28,6 +38,7 @@ interface SessionParams {
   wake?: boolean;
   listen?: boolean;
   observe?: boolean;
+  id?: string;
 }
 
 // Plain JSON Schema (Pi validates any JSON Schema): typebox stays out of the bundle and of every start.
@@ -54,6 +65,7 @@ const parameters = {
     },
     wake: { type: "boolean", description: "join: new mail raises a turn as soon as this session is idle" },
     listen: { type: "boolean", description: "join: false joins without listening for mail" },
+    id: { type: "string", description: "accept: the id of the handoff whose offered claims to take" },
     observe: {
       type: "boolean",
       description: "join: false stops this session's edits from claiming the files they touch",
@@ -100,6 +112,9 @@ function run(access: BusAccess, params: SessionParams): { outcome: ActionText; d
       return done(engine.claim(params.paths ?? []), claimText);
     case "release":
       return done(engine.release(params.paths ?? []), releaseText);
+    case "accept":
+      if (params.id === undefined || params.id.trim() === "") throw new Error("Missing id: nothing was taken.");
+      return done(engine.accept(params.id.trim()), (report) => acceptText(report, shortIds.among([report.from.id])));
     case "join":
       return done(
         access.join({ label: params.label, wake: params.wake, listen: params.listen, observe: params.observe }),

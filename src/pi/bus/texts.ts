@@ -4,6 +4,7 @@
 
 import { describeBusStoreError } from "../../domain/bus/bus-errors.js";
 import type {
+  AcceptReport,
   ClaimReport,
   InboxRead,
   JoinReport,
@@ -109,6 +110,15 @@ export function claimText(report: ClaimReport): ActionText {
   const held = report.alreadyHeld.length > 0 ? ` Already held: ${paths(report.alreadyHeld)}.` : "";
   const claimed = fresh.length > 0 ? `Claimed ${paths(fresh)}.` : "Nothing new to claim.";
   return { text: `${claimed}${held}`, summary: `claimed ${paths(report.claimed)}` };
+}
+
+export function acceptText(report: AcceptReport, short: ShortId = fullId): ActionText {
+  const from = `${label(report.from.label)} (${label(short(report.from.id))})`;
+  const released = report.released.length > 0 ? ` ${from} had released ${paths(report.released)} since.` : "";
+  return {
+    text: `Took ${paths(report.taken)} from ${from}: they are this session's claims now.${released}`,
+    summary: `took ${plural(report.taken.length, "path")} from ${label(report.from.label)}`,
+  };
 }
 
 export function releaseText(report: ReleaseReport): ActionText {

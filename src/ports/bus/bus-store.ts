@@ -1,5 +1,5 @@
 import type { Result } from "neverthrow";
-import type { BusMessage, ClaimName, SessionRecord } from "../../domain/bus/bus-files.js";
+import type { BusMessage, ClaimName, HandoffOffer, SessionRecord } from "../../domain/bus/bus-files.js";
 import type { StoreError } from "../shared/store-error.js";
 
 /** A record as read, with its heartbeat (the file's mtime). */
@@ -73,6 +73,12 @@ export interface AsideEntry {
   messageId: string;
   /** The pid of the process whose read showed it. */
   reader: number;
+}
+
+/** An offer as read, with when it was made (its file's mtime: what ages it). */
+export interface StoredOffer {
+  offer: HandoffOffer;
+  madeMs: number;
 }
 
 export interface ClaimListing {
@@ -170,6 +176,20 @@ export interface BusStore {
   /** Stamps a path claim's file with `nowMs` (an edit of an observed claim's path); false when it is
    * not there. */
   stampClaim(claim: ClaimName, nowMs: number): Result<boolean, StoreError>;
+
+  /** Publishes a handoff's offer whole (replacing none: its id is a new message id). */
+  writeOffer(offer: HandoffOffer): Result<void, StoreError>;
+  readOffer(id: string): Result<StoredOffer | undefined, StoreError>;
+  /** Every offer that reads, at most offersListedMax. */
+  listOffers(): Result<StoredOffer[], StoreError>;
+  removeOffer(id: string): Result<void, StoreError>;
+  /** Moves one claim (its path claim, identity claims and mark) to another holder, the path claim
+   * by one rename; false when the path claim was gone. */
+  moveClaim(
+    path: ClaimName,
+    identities: readonly ClaimName[],
+    to: { owner: string; joinToken: string },
+  ): Result<boolean, StoreError>;
 
   /** Removes what crashed writers left in `tmp/` (temp files last changed before `nowMs -
    * olderThanMs`) and puts back any inbox a crashed prune left there. Returns how many went. */

@@ -192,13 +192,16 @@ describe("with fake timers", () => {
     it("is headlined as the work it assigns, keeps 800 characters of it, and says the work is yours", async () => {
       const { alice, bob } = await pair({ wake: true });
       const card = `${"a".repeat(799)}Z${"b".repeat(300)}`;
-      await mail(bob, card, { kind: "handoff", paths: ["src/billing"] });
+      await bob.tool({ action: "claim", paths: ["src/billing"] });
+      const offered = await mail(bob, card, { kind: "handoff", paths: ["src/billing"] });
       await mail(bob, "fyi");
       vi.advanceTimersByTime(pollMs);
       const [wake] = alice.wakes();
       const content = String(wake?.content);
       expect(content.split("\n")[0]).toBe("[session-bus] 1 handoff and 1 other message on the bus.");
-      expect(content).toContain(`handoff from integrator (0190a1a1-8) · paths: src/billing\n  ${"a".repeat(799)}Z …`);
+      expect(content).toContain(
+        `handoff from integrator (0190a1a1-8) · offers the claims on src/billing: take them with session({action:"accept", id:"${offered}"})\n  ${"a".repeat(799)}Z …`,
+      );
       expect(content).not.toContain("Zb");
       expect(content).toContain("message from integrator (0190a1a1-8)\n  fyi");
       expect(content.split("\n").at(-1)).toBe(

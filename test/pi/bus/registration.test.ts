@@ -37,9 +37,9 @@ describe("registration", () => {
     expect(schema).toMatchObject({ type: "object", additionalProperties: false, required: ["action"] });
     const properties = schema.properties as Record<string, { enum?: string[] }>;
     expect(Object.keys(properties).sort()).toEqual(
-      ["action", "kind", "label", "limit", "listen", "observe", "paths", "text", "to", "wake"].sort(),
+      ["action", "id", "kind", "label", "limit", "listen", "observe", "paths", "text", "to", "wake"].sort(),
     );
-    expect(properties.action?.enum).toEqual(["status", "send", "inbox", "claim", "release", "join"]);
+    expect(properties.action?.enum).toEqual(["status", "send", "inbox", "claim", "release", "accept", "join"]);
     expect(properties.kind?.enum).toEqual(["message", "event", "ask", "handoff"]);
     expect(properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 50 });
     expect(typeof tool?.renderCall).toBe("function");

@@ -268,6 +268,7 @@ describe("inbox", () => {
     const { alice, bob } = await pair();
     await alice.tool({ action: "join", label: "billing-core" });
     await bob.tool({ action: "send", to: "billing-core", text: "first" });
+    await bob.tool({ action: "claim", paths: ["src/api"] });
     await bob.tool({
       action: "send",
       to: "billing-core",

@@ -7,6 +7,7 @@ import {
   claimsListedMax,
   inboxEntriesMax,
   inboxesListedMax,
+  offersListedMax,
   recordsListedMax,
   tmpSweepEntriesMax,
 } from "../../../domain/bus/limits.js";
@@ -50,6 +51,7 @@ export function closeBus(ctx: BusContext, path: string, stats: FsStats): Result<
     [ctx.root, tmpSweepEntriesMax],
     [folderPath(ctx, "sessions"), recordsListedMax],
     [folderPath(ctx, "claims"), claimsListedMax],
+    [folderPath(ctx, "offers"), offersListedMax],
     [folderPath(ctx, "tmp"), tmpSweepEntriesMax],
     [inbox, inboxesListedMax],
   ];

@@ -39,8 +39,8 @@ const busFolderMode = 0o1700;
 /** Any permission for group or others. */
 export const sharedBits = 0o077;
 
-type BusFolder = "sessions" | "inbox" | "claims" | "tmp";
-export const busFolders: readonly BusFolder[] = ["sessions", "inbox", "claims", "tmp"];
+type BusFolder = "sessions" | "inbox" | "claims" | "offers" | "tmp";
+export const busFolders: readonly BusFolder[] = ["sessions", "inbox", "claims", "offers", "tmp"];
 
 export function folderPath(ctx: BusContext, folder: BusFolder): string {
   return `${ctx.root}/${folder}`;

@@ -2,7 +2,9 @@
 // under `<agent dir>/session-bus/<repo key>/`, folders 0700 (and sticky) and files 0600, all this user's:
 //   sessions/<id>.json                          one record per joined session (mtime: heartbeat)
 //   inbox/<id>/<15-digit ms>-<message id>.json  one file per message (mtime: arrival, TTL clock)
-//   claims/<encoded key>~<owner>~<join token>   one file per claimed path (hard links of one file)
+//   claims/<encoded key>~<owner>~<join token>   one file per claimed path (hard links of one file);
+//          #<device>-<inode>#<same>             an existing file's identity; !<same>: taken on an edit
+//   offers/<message id>.json                     a handoff's offer of claims, until taken or lapsed
 //   tmp/                                        temp files, tombstones; swept by age
 // Nothing is appended to a shared file, no link is followed out of the folder, every read is bounded.
 import { err, ok, type Result } from "neverthrow";
@@ -17,6 +19,7 @@ import { checkRootPath, openToOthers } from "../shared/fs-path-safety.js";
 import { dropAside, listAside, restoreShown, setAside } from "./fs-bus-aside.js";
 import { claimTimes, removeMarks, stampClaim } from "./fs-bus-claim-marks.js";
 import { createClaims, listClaims, removeClaims } from "./fs-bus-claims.js";
+import { listOffers, moveClaim, readOffer, removeOffer, writeOffer } from "./fs-bus-offers.js";
 import { closeBus } from "./fs-bus-closing.js";
 import { type BusContext, busFolders, closeFolder, ensureOwn, folderPath, inboxFolder } from "./fs-bus-folders.js";
 import {
@@ -83,6 +86,11 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     removeMarks: (claims) => removeMarks(ctx, claims),
     claimTimes: (claims) => claimTimes(ctx, claims),
     stampClaim: (claim, nowMs) => stampClaim(ctx, claim, nowMs),
+    writeOffer: (offer) => writeOffer(ctx, offer),
+    readOffer: (id) => readOffer(ctx, id),
+    listOffers: () => listOffers(ctx),
+    removeOffer: (id) => removeOffer(ctx, id),
+    moveClaim: (path, identities, to) => moveClaim(ctx, path, identities, to),
     sweepTmp: (nowMs, olderThanMs) => sweepTmp(ctx, nowMs, olderThanMs),
   };
 }

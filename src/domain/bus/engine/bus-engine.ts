@@ -6,6 +6,7 @@ import type { BusError } from "../bus-errors.js";
 import { type ClaimReport, claim, type ReleaseReport, release, releaseKeys } from "./claims.js";
 import { type BusEngineDeps, createContext } from "./context.js";
 import { checkEdit, type EditVerdict } from "./edit-check.js";
+import { type AcceptReport, accept } from "./handoff.js";
 import { type InboxPreview, type InboxRead, inboxIds, peekInbox, readInbox, settleShown } from "./inbox.js";
 import { createLifecycle, type ShutdownReason } from "./lifecycle.js";
 import { createListening } from "./listening.js";
@@ -35,6 +36,8 @@ export interface BusEngine {
   checkEdit(path: string): Result<EditVerdict, BusError>;
   /** The paths live sessions other than this one hold now (a read). */
   peerClaims(): Result<PeerClaim[], BusError>;
+  /** Takes the claims a handoff offered this session (its message id), in one step per claim. */
+  accept(id: string): Result<AcceptReport, BusError>;
   /** The board's `x`: release these stored keys as they are. */
   releaseKeys(keys: readonly string[]): Result<ReleaseReport, BusError>;
   /** The board's Inbox: the front of this session's inbox, consumed by nothing. */
@@ -94,6 +97,11 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
         return checkEdit(ctx, membership, path);
       }),
     peerClaims: () => open(() => peerClaims(ctx, membership)),
+    accept: (id) =>
+      open(() => {
+        lifecycle.freshen();
+        return accept(ctx, membership, id);
+      }),
     releaseKeys: (keys) => open(() => releaseKeys(ctx, membership, keys)),
     peek: (max) => open(() => peekInbox(ctx, membership, max)),
     inboxIds: () => open(() => inboxIds(ctx, membership)),

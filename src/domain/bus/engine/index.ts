@@ -2,6 +2,7 @@ export { type BusEngine, createBusEngine, type StartReason } from "./bus-engine.
 export type { ClaimReport, ReleaseReport } from "./claims.js";
 export type { BusEngineDeps } from "./context.js";
 export type { EditVerdict } from "./edit-check.js";
+export type { AcceptReport } from "./handoff.js";
 export type { InboxPreview, InboxRead } from "./inbox.js";
 export type { ShutdownReason } from "./lifecycle.js";
 export type { JoinReport, JoinRequest, SessionIdentity } from "./membership.js";

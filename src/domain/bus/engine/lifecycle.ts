@@ -5,6 +5,7 @@ import type { ClaimName, SessionRecord } from "../bus-files.js";
 import { heartbeatMs } from "../limits.js";
 import { namesProcess } from "../session-liveness.js";
 import type { BusContext } from "./context.js";
+import { dropOffersOf } from "./handoff.js";
 import type { Membership } from "./membership.js";
 
 export type ShutdownReason = "quit" | "reload" | "new" | "resume" | "fork";
@@ -59,6 +60,7 @@ function leave(ctx: BusContext, membership: Membership): string[] {
   const released = ctx.store.removeClaims(own);
   const marks = claims.isOk() ? claims.value.marks.filter(mine) : [];
   if (marks.length > 0) ctx.store.removeMarks(marks);
+  dropOffersOf(ctx, identity.id);
   const removed = released.andThen(() => ctx.store.removeRecord(identity.id, record.joinToken));
   if (removed.isErr()) ctx.host.warn({ kind: "store-failed", op: "leave", error: removed.error });
   return released.isOk() ? own.filter((c) => c.identity === undefined).map((c) => c.key) : [];

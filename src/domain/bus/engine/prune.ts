@@ -7,6 +7,7 @@ import { ownerReadsMax, tmpLeftoverAgeMs } from "../limits.js";
 import { planPrune } from "../prune-rules.js";
 import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
+import { pruneOffers } from "./handoff.js";
 import { lapsedObserved } from "./lapsed.js";
 import type { Membership } from "./membership.js";
 import { type Peers, readPeers, readSessions } from "./peers.js";
@@ -69,6 +70,7 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
     messagesExpired += pruned.value.removed;
     unread.set(id, pruned.value.left);
   }
+  if (!peers.value.truncated) pruneOffers(ctx, peers.value.sessions, selfId);
   ctx.store.sweepTmp(nowMs, tmpLeftoverAgeMs);
   return ok({
     peers: peers.value,

@@ -8,6 +8,7 @@ import { resolveClaimPaths } from "../claim-paths.js";
 import { pathsPerCallMax } from "../limits.js";
 import { checkText, isBusKind, type Recipient, resolveRecipients } from "../sending-rules.js";
 import type { BusContext } from "./context.js";
+import { makeOffer, offeredKeys } from "./handoff.js";
 import type { Membership } from "./membership.js";
 import { pathLookup } from "./path-lookup.js";
 import { readPeers } from "./peers.js";
@@ -71,10 +72,21 @@ export function send(ctx: BusContext, membership: Membership, request: SendReque
     addressees,
   );
   if (recipients.isErr()) return err(recipients.error);
+  // A handoff with paths offers the sender's claims on them: refused unless it holds every one.
+  const offers = kind === "handoff" && paths.length > 0;
+  if (offers) {
+    const held = offeredKeys(ctx, membership, paths);
+    if (held.isErr()) return err(held.error);
+  }
   const self = membership.ensureJoined();
   if (self.isErr()) return err(self.error);
   const nowMs = ctx.clock.now();
   const messageId = ctx.entropy.uuid();
+  const offeredTo = offers ? recipients.value[0] : undefined;
+  if (offeredTo !== undefined) {
+    const made = makeOffer(ctx, self.value, offeredTo.id, messageId, paths);
+    if (made.isErr()) return err(made.error);
+  }
   const report: SendReport = { messageId, kind, paths, delivered: [], failed: [] };
   for (const recipient of recipients.value) {
     const message: BusMessage = {
@@ -91,5 +103,8 @@ export function send(ctx: BusContext, membership: Membership, request: SendReque
     if (written.isOk()) report.delivered.push(recipient);
     else report.failed.push({ ...recipient, error: written.error });
   }
-  return report.delivered.length > 0 ? ok(report) : err({ kind: "nobody-reached", failed: report.failed });
+  if (report.delivered.length > 0) return ok(report);
+  // Nobody heard of the offer: it stands for nothing.
+  if (offeredTo !== undefined) ctx.store.removeOffer(messageId);
+  return err({ kind: "nobody-reached", failed: report.failed });
 }

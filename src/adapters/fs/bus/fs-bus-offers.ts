@@ -1,0 +1,140 @@
+// `offers/<id>.json`: a handoff's offer of claims, published whole (a temp file renamed into place),
+// read bounded and never followed through a link; and the move of one claim to its new holder, in
+// which a rename is the one step that changes who holds the key.
+import { err, ok, type Result } from "neverthrow";
+import type { ClaimName, HandoffOffer } from "../../../domain/bus/bus-files.js";
+import { encodeClaimName, encodeMarkName, isBusId } from "../../../domain/bus/claim-key.js";
+import { offerBytesMax, offersListedMax } from "../../../domain/bus/limits.js";
+import { decodeOffer, encodeOffer } from "../../../domain/bus/offers.js";
+import type { StoredOffer } from "../../../ports/bus/bus-store.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
+import { attempt, failedWith } from "../shared/fs-errors.js";
+import { removeQuietly, writeAtomic } from "../shared/fs-files.js";
+import { readOwnEntry } from "../shared/fs-read.js";
+import {
+  type BusContext,
+  ensureOwn,
+  folderPath,
+  folderThere,
+  lstatIfThere,
+  scanFolder,
+  tmpName,
+  unlinkIfThere,
+} from "./fs-bus-folders.js";
+
+const suffix = ".json";
+
+function offerPath(ctx: BusContext, id: string): string {
+  if (!isBusId(id)) throw new Error(`not a bus id: ${JSON.stringify(id)}`);
+  return `${folderPath(ctx, "offers")}/${id}${suffix}`;
+}
+
+export function writeOffer(ctx: BusContext, offer: HandoffOffer): Result<void, StoreError> {
+  const text = encodeOffer(offer);
+  return ensureOwn(ctx, folderPath(ctx, "offers"))
+    .andThen(() => ensureOwn(ctx, folderPath(ctx, "tmp")))
+    .andThen(() =>
+      writeAtomic(ctx.fs, {
+        tmpPath: tmpName(ctx, `offer~${offer.id}`, suffix),
+        finalPath: offerPath(ctx, offer.id),
+        text,
+        // An offer means nothing after a reboot (both sides are gone): no fsync.
+        durable: false,
+        syncFolder: undefined,
+        replaceLeftover: false,
+      }),
+    )
+    .map(() => undefined);
+}
+
+/** The offer of this id and when it was made (its file's mtime), or undefined: none, or not one
+ * this build reads (left for the prune's TTL). */
+export function readOffer(ctx: BusContext, id: string): Result<StoredOffer | undefined, StoreError> {
+  if (!isBusId(id)) return ok(undefined);
+  const there = folderThere(ctx, folderPath(ctx, "offers"));
+  if (there.isErr() || !there.value) return there.map(() => undefined);
+  const path = offerPath(ctx, id);
+  const read = readOwnEntry(ctx.fs, path, offerBytesMax, ctx.uid);
+  if (read.isErr()) return err(read.error);
+  if (read.value.kind !== "text") return ok(undefined);
+  const offer = decodeOffer(read.value.text, id);
+  if (offer.isErr()) return ok(undefined);
+  return lstatIfThere(ctx.fs, path).map((stats) =>
+    stats === undefined ? undefined : { offer: offer.value, madeMs: stats.mtimeMs },
+  );
+}
+
+/** Every offer that reads, at most offersListedMax; an entry that is not one is skipped. */
+export function listOffers(ctx: BusContext): Result<StoredOffer[], StoreError> {
+  const folder = folderPath(ctx, "offers");
+  const there = folderThere(ctx, folder);
+  if (there.isErr() || !there.value) return there.map(() => []);
+  const ids: string[] = [];
+  const scanned = scanFolder(ctx.fs, folder, offersListedMax, (entry) => {
+    const id = entry.name.slice(0, -suffix.length);
+    if (entry.isFile() && entry.name.endsWith(suffix) && isBusId(id)) ids.push(id);
+  });
+  if (scanned.isErr()) return err(scanned.error);
+  const offers: StoredOffer[] = [];
+  for (const id of ids) {
+    const read = readOffer(ctx, id);
+    if (read.isErr()) return err(read.error);
+    if (read.value !== undefined) offers.push(read.value);
+  }
+  return ok(offers);
+}
+
+export function removeOffer(ctx: BusContext, id: string): Result<void, StoreError> {
+  if (!isBusId(id)) return ok(undefined);
+  const there = folderThere(ctx, folderPath(ctx, "offers"));
+  if (there.isErr() || !there.value) return there.map(() => undefined);
+  return unlinkIfThere(ctx.fs, offerPath(ctx, id)).map(() => undefined);
+}
+
+/**
+ * Moves one claim to `to`: each identity claim is linked under the new holder first (it holds
+ * nothing yet: an identity claim counts only beside its path claim), then the path claim is renamed
+ * (the one step: before it the sender holds the key and the file, after it the recipient does, and
+ * no reader sees both or neither), then the sender's identity claims and mark go (they hold nothing
+ * now). A crash between steps leaves the key with exactly one of them. False when the sender's path
+ * claim was gone already.
+ */
+export function moveClaim(
+  ctx: BusContext,
+  path: ClaimName,
+  identities: readonly ClaimName[],
+  to: { owner: string; joinToken: string },
+): Result<boolean, StoreError> {
+  const folder = folderPath(ctx, "claims");
+  const name = (claim: ClaimName) => encodeClaimName(claim).map((n) => `${folder}/${n}`);
+  const from = name(path);
+  const into = name({ key: path.key, ...to });
+  if (from.isErr() || into.isErr()) return ok(false);
+  const made: string[] = [];
+  for (const identity of identities) {
+    const source = name(identity);
+    const target = name({ ...identity, ...to });
+    if (source.isErr() || target.isErr()) continue;
+    const linked = attempt("link", target.value, () => ctx.fs.linkSync(source.value, target.value));
+    if (linked.isOk() || failedWith(linked, "EEXIST")) made.push(target.value);
+    else if (!failedWith(linked, "ENOENT")) return undo(ctx, made, linked.error);
+  }
+  const renamed = attempt("rename", into.value, () => ctx.fs.renameSync(from.value, into.value));
+  if (failedWith(renamed, "ENOENT")) {
+    for (const path of made) removeQuietly(ctx.fs, path);
+    return ok(false);
+  }
+  if (renamed.isErr()) return undo(ctx, made, renamed.error);
+  for (const identity of identities) {
+    const source = name(identity);
+    if (source.isOk()) unlinkIfThere(ctx.fs, source.value);
+  }
+  const mark = encodeMarkName(path);
+  if (mark.isOk()) unlinkIfThere(ctx.fs, `${folder}/${mark.value}`);
+  return ok(true);
+}
+
+function undo(ctx: BusContext, made: readonly string[], error: StoreError): Result<never, StoreError> {
+  for (const path of made) removeQuietly(ctx.fs, path);
+  return err(error);
+}

@@ -1,0 +1,138 @@
+// Handoffs that move claims. A `send` of kind handoff with paths offers the sender's claims on them
+// to its one recipient: the claims stay with the sender, and an offer file says what is offered.
+// The recipient's `accept` moves them (each claim by one rename, so the key is never free and never
+// held twice), or learns the offer lapsed. Leaving, or a prune, removes offers that no longer stand.
+import { err, ok, type Result } from "neverthrow";
+import { isoFromMs } from "../../shared/text/iso-time.js";
+import type { BusError } from "../bus-errors.js";
+import type { HandoffOffer } from "../bus-files.js";
+import { type ClaimConflict, type Holder, planClaim } from "../claim-rules.js";
+import { ownerReadsMax } from "../limits.js";
+import { offerLapse, planAccept } from "../offers.js";
+import { ownersOf } from "../prune-rules.js";
+import type { JudgedSession } from "../session-liveness.js";
+import { allClaims, look, stillTheFile } from "./claims.js";
+import { type BusContext, fromStore } from "./context.js";
+import type { Membership } from "./membership.js";
+import { readOwners } from "./peers.js";
+
+/** The keys a handoff offers, each held by this membership under its token, or the refusal. Read
+ * before anything of the send is written. */
+export function offeredKeys(ctx: BusContext, membership: Membership, keys: readonly string[]): Result<void, BusError> {
+  const identity = membership.identity();
+  const member = membership.member();
+  const held = new Set<string>();
+  if (identity !== undefined && member !== undefined) {
+    const listed = allClaims(ctx);
+    if (listed.isErr()) return err(listed.error);
+    for (const c of listed.value.claims) {
+      if (c.identity === undefined && c.owner === identity.id && c.joinToken === member.joinToken) held.add(c.key);
+    }
+  }
+  const unheld = keys.filter((key) => !held.has(key));
+  return unheld.length === 0 ? ok(undefined) : err({ kind: "handoff-unheld", keys: unheld });
+}
+
+/** The offer file of a handoff about to be delivered (removed again if the delivery fails). */
+export function makeOffer(
+  ctx: BusContext,
+  from: { id: string; joinToken: string; label: string },
+  to: string,
+  messageId: string,
+  keys: readonly string[],
+): Result<void, BusError> {
+  const offer: HandoffOffer = {
+    id: messageId,
+    from: from.id,
+    fromToken: from.joinToken,
+    fromLabel: from.label,
+    to,
+    keys: [...keys],
+    offeredAt: isoFromMs(ctx.clock.now()),
+  };
+  return fromStore(ctx.store.writeOffer(offer));
+}
+
+export interface AcceptReport {
+  id: string;
+  from: Holder;
+  /** Keys now held by this session (moved now, or by an earlier accept a crash cut short). */
+  taken: string[];
+  /** Keys the sender had released since it offered them. */
+  released: string[];
+}
+
+export function accept(ctx: BusContext, membership: Membership, id: string): Result<AcceptReport, BusError> {
+  const joined = membership.ensureJoined();
+  if (joined.isErr()) return err(joined.error);
+  const self = { id: joined.value.id, joinToken: joined.value.joinToken };
+  const stored = fromStore(ctx.store.readOffer(id));
+  if (stored.isErr()) return err(stored.error);
+  if (stored.value === undefined || stored.value.offer.to !== self.id) return err({ kind: "no-offer", id });
+  const { offer, madeMs } = stored.value;
+  const owners = readOwners(ctx, new Set([offer.from, offer.to]), ownerReadsMax);
+  if (owners.isErr()) return err(owners.error);
+  const trustedNowMs = ctx.silence.trustedNow(ctx.clock.now(), ctx.clock.monotonic());
+  const lapse = offerLapse(offer, owners.value, self.id, madeMs, trustedNowMs);
+  if (lapse !== undefined) {
+    ctx.store.removeOffer(id);
+    return err({ kind: "offer-lapsed", id, reason: lapse });
+  }
+  const listed = allClaims(ctx);
+  if (listed.isErr()) return err(listed.error);
+  const plan = planAccept(offer, self, listed.value.claims, listed.value.marks);
+  const taken = [...plan.done];
+  const released = [...plan.gone];
+  for (const move of plan.moves) {
+    const moved = fromStore(
+      ctx.store.moveClaim(move.path, move.identities, { owner: self.id, joinToken: self.joinToken }),
+    );
+    if (moved.isErr()) return err(moved.error);
+    (moved.value ? taken : released).push(move.path.key);
+  }
+  ctx.store.removeOffer(id);
+  if (taken.length === 0) return err({ kind: "offer-lapsed", id, reason: "released" });
+  const lost = inTheWay(ctx, self, taken);
+  if (lost.isErr()) return err(lost.error);
+  if (lost.value.length > 0) return err({ kind: "claim-conflict", conflicts: lost.value, race: true });
+  return ok({ id, from: { id: offer.from, label: offer.fromLabel }, taken, released });
+}
+
+/** Looked again once moved, as every claim looks after it creates: a live claim of a third session
+ * on a moved key (one whose listing met the rename mid-way and missed both names) means neither may
+ * keep it. This side lets its claims on those keys go, so one holder is left. */
+function inTheWay(
+  ctx: BusContext,
+  self: { id: string; joinToken: string },
+  keys: readonly string[],
+): Result<ClaimConflict[], BusError> {
+  const targets = keys.map((key) => ({ key }));
+  const seen = look(ctx, targets, self);
+  if (seen.isErr()) return err(seen.error);
+  const { claims, owners, marks } = seen.value;
+  const blocked = planClaim(targets, self, claims, owners, stillTheFile(ctx), marks).blocked;
+  if (blocked.length === 0) return ok([]);
+  const lostKeys = new Set(blocked.map((b) => b.path));
+  const own = claims.filter((c) => c.owner === self.id && c.joinToken === self.joinToken && lostKeys.has(c.key));
+  ctx.store.removeClaims(own);
+  return ok(blocked);
+}
+
+/** Offers this session made or was made, removed when it leaves: they lapse with it. */
+export function dropOffersOf(ctx: BusContext, id: string): void {
+  const offers = ctx.store.listOffers();
+  if (offers.isErr()) return;
+  for (const { offer } of offers.value) if (offer.from === id || offer.to === id) ctx.store.removeOffer(offer.id);
+}
+
+/** A prune's part: offers that no longer stand go (judged against every record, so only from a
+ * whole listing of sessions/). */
+export function pruneOffers(ctx: BusContext, sessions: readonly JudgedSession[], selfId: string | undefined): void {
+  const offers = ctx.store.listOffers();
+  if (offers.isErr() || offers.value.length === 0) return;
+  const owners = ownersOf(sessions);
+  const trustedNowMs = ctx.silence.trustedNow(ctx.clock.now(), ctx.clock.monotonic());
+  for (const { offer, madeMs } of offers.value) {
+    if (offerLapse(offer, owners, selfId, madeMs, trustedNowMs) !== undefined) ctx.store.removeOffer(offer.id);
+  }
+}
