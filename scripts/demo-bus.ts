@@ -1,7 +1,8 @@
 // The demo's second part: the coordination bus (session-bus). Three real Pi sessions (RPC mode, the
 // offline scripted model) in one temporary git repository, one of them in a linked worktree, join
-// under labels, claim paths (one claim refused, naming its owner), send an event to everyone and a
-// handoff that wakes the session it assigns; the transcript says who did what and what `status` showed.
+// under labels, claim paths (one claim refused, naming its owner, and one edit refused), send an event
+// to everyone and a handoff that wakes the session it assigns and moves the claim it offers; the
+// transcript says who did what and what `status` showed.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -84,6 +85,16 @@ export async function runBusDemo(sandbox: Sandbox): Promise<void> {
     return result;
   };
 
+  /** The session's model calls one of Pi's own tools (edit, write). */
+  const tool = async (who: Label, name: string, args: Record<string, unknown>): Promise<Call> => {
+    show(who, `${name} ${JSON.stringify(args)}`);
+    const run = await pi(who).prompt(`CALL_TOOL ${name} ${JSON.stringify(args)}`, stepTimeoutMs);
+    const end = run.records.map(toolEnd).find((e) => e?.toolName === name);
+    const result = { text: end?.text ?? "(no tool result)", isError: end?.isError ?? true };
+    show("", `${result.isError ? "✗ refused: " : "→ "}${result.text}`);
+    return result;
+  };
+
   const status = async (who: Label): Promise<string> => {
     const run = await pi(who).prompt('CALL_TOOL session {"action":"status"}', stepTimeoutMs);
     const text = run.records.map(toolEnd).find((e) => e?.toolName === "session")?.text ?? "";
@@ -146,17 +157,21 @@ export async function runBusDemo(sandbox: Sandbox): Promise<void> {
     show("", `→ the bus added its report to the prompt: ${report.split("\n")[0]}`);
     check(report.includes("1 new message"), "tester heard of the event with its next prompt, not before");
 
-    // 4. A handoff assigns work.
+    // 4. A claim holds at the model's edit: writer's edit of a file under builder's claim is refused.
+    const blocked = await tool("writer", "edit", {
+      path: "src/api/server.ts",
+      edits: [{ oldText: "8080", newText: "9090" }],
+    });
+    check(
+      blocked.isError && blocked.text.startsWith("Blocked: src/api/server.ts") && blocked.text.includes("builder"),
+      "writer's edit of a file builder claimed was refused before it ran, naming builder",
+    );
+
+    // 5. A handoff assigns work and offers the claims it names; the recipient's accept moves them.
     say("demo", "(the handoff's last line is for the offline model; a real one follows the notice: read the inbox)");
     since = pi("builder").mark();
-    const handoff = 'Add GET /health to src/api/server.ts, please.\nCALL_TOOL session {"action":"inbox"}';
-    await call("tester", {
-      action: "send",
-      to: "builder",
-      kind: "handoff",
-      text: handoff,
-      paths: ["src/api/server.ts"],
-    });
+    const handoff = 'Write the tests for GET /health in test/: they are yours now.\nCALL_TOOL session {"action":"inbox"}';
+    await call("tester", { action: "send", to: "builder", kind: "handoff", text: handoff, paths: ["test"] });
     const handoffRun = await woken("builder", since);
     show("builder", `woke with no prompt: ${handoffRun.notice.split("\n")[0]}`);
     const inbox = handoffRun.records.map(toolEnd).find((e) => e?.toolName === "session");
@@ -164,11 +179,16 @@ export async function runBusDemo(sandbox: Sandbox): Promise<void> {
     check(
       !handoffRun.prompted &&
         handoffRun.notice.includes("1 handoff") &&
-        (inbox?.text ?? "").includes("Add GET /health"),
+        (inbox?.text ?? "").includes("Write the tests"),
       "the handoff woke builder (no prompt), which read it with inbox",
     );
+    const offer = /id:"([0-9a-f-]+)"/.exec(inbox?.text ?? "")?.[1] ?? "";
+    const taken = await call("builder", { action: "accept", id: offer });
+    check(!taken.isError && taken.text.startsWith("Took test from tester"), "builder accepted: the claim on test moved");
+    const after = await tool("tester", "write", { path: "test/server.test.ts", content: "// mine\n" });
+    check(after.isError && after.text.includes("builder"), "tester's own write to test/ is now refused: builder holds it");
 
-    // 5. What status shows now, from the other two.
+    // 6. What status shows now, from the other two.
     const shown = [await status("tester"), await status("builder")];
     check(
       shown.every((text) => ["builder", "tester", "writer"].every((l) => text.includes(`- ${l}`))),
