@@ -23,5 +23,6 @@ export default defineConfig({
   // Only types come from Pi's packages and typebox; a value import would stay external, and
   // test/bundle.test.ts rejects it.
   external: [/^@earendil-works\//, /^@mariozechner\//, /^typebox/],
-  noExternal: ["neverthrow"],
+  // shell-quote is bundled too: the git guard reads bash commands with its parse (about 4 KB).
+  noExternal: ["neverthrow", "shell-quote"],
 });

@@ -167,10 +167,19 @@ export async function runBusDemo(sandbox: Sandbox): Promise<void> {
       "writer's edit of a file builder claimed was refused before it ran, naming builder",
     );
 
-    // 5. A handoff assigns work and offers the claims it names; the recipient's accept moves them.
+    // 5. Git is guarded too: tester's `git stash` would take builder's unsaved change with it.
+    await tool("builder", "edit", { path: "src/api/server.ts", edits: [{ oldText: "8080", newText: "9090" }] });
+    const stashed = await tool("tester", "bash", { command: "git stash" });
+    check(
+      stashed.isError && stashed.text.startsWith("Blocked: `git stash`") && stashed.text.includes("builder"),
+      "tester's git stash was refused: it would have stashed builder's unsaved change",
+    );
+
+    // 6. A handoff assigns work and offers the claims it names; the recipient's accept moves them.
     say("demo", "(the handoff's last line is for the offline model; a real one follows the notice: read the inbox)");
     since = pi("builder").mark();
-    const handoff = 'Write the tests for GET /health in test/: they are yours now.\nCALL_TOOL session {"action":"inbox"}';
+    const handoff =
+      'Write the tests for GET /health in test/: they are yours now.\nCALL_TOOL session {"action":"inbox"}';
     await call("tester", { action: "send", to: "builder", kind: "handoff", text: handoff, paths: ["test"] });
     const handoffRun = await woken("builder", since);
     show("builder", `woke with no prompt: ${handoffRun.notice.split("\n")[0]}`);
@@ -184,11 +193,17 @@ export async function runBusDemo(sandbox: Sandbox): Promise<void> {
     );
     const offer = /id:"([0-9a-f-]+)"/.exec(inbox?.text ?? "")?.[1] ?? "";
     const taken = await call("builder", { action: "accept", id: offer });
-    check(!taken.isError && taken.text.startsWith("Took test from tester"), "builder accepted: the claim on test moved");
+    check(
+      !taken.isError && taken.text.startsWith("Took test from tester"),
+      "builder accepted: the claim on test moved",
+    );
     const after = await tool("tester", "write", { path: "test/server.test.ts", content: "// mine\n" });
-    check(after.isError && after.text.includes("builder"), "tester's own write to test/ is now refused: builder holds it");
+    check(
+      after.isError && after.text.includes("builder"),
+      "tester's own write to test/ is now refused: builder holds it",
+    );
 
-    // 6. What status shows now, from the other two.
+    // 7. What status shows now, from the other two.
     const shown = [await status("tester"), await status("builder")];
     check(
       shown.every((text) => ["builder", "tester", "writer"].every((l) => text.includes(`- ${l}`))),

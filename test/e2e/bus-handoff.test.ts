@@ -20,14 +20,13 @@ const lead = { id: "0190f0f0-0000-7000-8000-00000000a001", folder: "hand" };
 const next = { id: "0190f1f1-0000-7000-8000-00000000b002", folder: "hand" };
 const third = { id: "0190f2f2-0000-7000-8000-00000000c003", folder: "hand" };
 
-const holders = (sandbox: Sandbox, key: string) =>
-  [
-    ...new Set(
-      readClaims(busFolder(sandbox))
-        .filter((c) => c.key === key)
-        .map((c) => c.owner),
-    ),
-  ];
+const holders = (sandbox: Sandbox, key: string) => [
+  ...new Set(
+    readClaims(busFolder(sandbox))
+      .filter((c) => c.key === key)
+      .map((c) => c.owner),
+  ),
+];
 
 describe("handoffs between real Pi sessions", () => {
   let sandbox: Sandbox;

@@ -106,6 +106,17 @@ export const gitTimeoutMs = 5_000;
 export const gitOutputBytesMax = 64 * 1024;
 /** A `.git` file read to tell a worktree nested in another (its `gitdir:` line): at most this many bytes. */
 export const gitLinkBytesMax = 8 * 1024;
+/** The git guard's reads (a stash listing, a status of the claimed paths): each one's time limit
+ * and the most output it reads. Past either, the command is let through unchecked. */
+export const gitGuardTimeoutMs = 5_000;
+export const gitGuardOutputBytesMax = 1024 * 1024;
+/** `sh -c '…'` read inside `sh -c '…'` this deep at most; deeper scripts are not read. */
+export const shellNestingMax = 3;
+/** A bash command longer than this (a file written through a here-document) is not read for git:
+ * reading a megabyte of shell words takes most of a second. It passes, and the person is told. */
+export const shellCommandCharsMax = 100_000;
+/** git invocations of one shell command the guard checks; the rest pass unchecked. */
+export const gitCallsCheckedMax = 16;
 
 // What the model and a person read.
 /** One `status` text stops adding sessions and paths before it would pass this many characters

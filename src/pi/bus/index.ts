@@ -10,6 +10,7 @@ import { isDisabled } from "../shared/disabled.js";
 import { createBusHost } from "./bus-host.js";
 import { registerEditGuard } from "./edit-guard.js";
 import { releasedText } from "./farewell.js";
+import { registerGitGuard } from "./git-guard.js";
 import { labelChannel, provideJoin } from "./join-api.js";
 import { noticeContent, noticeIds, noticeType, readNoticeDetails } from "./notice.js";
 import { renderNotice } from "./notice-view.js";
@@ -169,6 +170,7 @@ export default function sessionBus(pi: ExtensionAPI): void {
   pi.registerMessageRenderer(noticeType, renderNotice);
   registerEditGuard(pi, access);
   registerSessionTool(pi, access);
+  registerGitGuard(pi, access);
   registerSessionsCommand(pi, access);
   provideJoin(pi, access);
 }
