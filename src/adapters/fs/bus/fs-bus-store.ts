@@ -19,7 +19,6 @@ import { checkRootPath, openToOthers } from "../shared/fs-path-safety.js";
 import { dropAside, listAside, restoreShown, setAside } from "./fs-bus-aside.js";
 import { claimTimes, removeMarks, stampClaim } from "./fs-bus-claim-marks.js";
 import { createClaims, listClaims, removeClaims } from "./fs-bus-claims.js";
-import { listOffers, moveClaim, readOffer, removeOffer, writeOffer } from "./fs-bus-offers.js";
 import { closeBus } from "./fs-bus-closing.js";
 import { type BusContext, busFolders, closeFolder, ensureOwn, folderPath, inboxFolder } from "./fs-bus-folders.js";
 import {
@@ -32,6 +31,7 @@ import {
   peekInbox,
   peekUnseen,
 } from "./fs-bus-inbox.js";
+import { listOffers, moveClaim, readOffer, removeOffer, writeOffer } from "./fs-bus-offers.js";
 import { pruneInbox, sweepTmp } from "./fs-bus-prune.js";
 import { checkRecord, listRecords, readRecord, removeRecord, touchRecord, writeRecord } from "./fs-bus-records.js";
 
