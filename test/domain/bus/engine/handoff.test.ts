@@ -18,7 +18,10 @@ function pair() {
 const offers = (h: ReturnType<typeof createBusHarness>) =>
   h.vol.existsSync(`${busRoot}/offers`) ? (h.vol.readdirSync(`${busRoot}/offers`) as string[]) : [];
 const ownersOf = (h: ReturnType<typeof createBusHarness>, key: string) =>
-  h.claimFiles().filter((name) => name.startsWith(key.replace("/", "%2F"))).map((name) => name.split("~")[1]);
+  h
+    .claimFiles()
+    .filter((name) => name.startsWith(key.replace("/", "%2F")))
+    .map((name) => name.split("~")[1]);
 
 function offer(lead: ReturnType<typeof pair>["lead"], paths = ["src/api", "README.md"]) {
   return lead.send({ to: "peer", kind: "handoff", text: "Take the API work.", paths })._unsafeUnwrap().messageId;
@@ -37,7 +40,9 @@ describe("a handoff's offer", () => {
   it("is refused before anything is written when the sender does not hold every path", () => {
     const { h, lead } = pair();
     const before = h.inboxFiles("bob");
-    const refused = lead.send({ to: "peer", kind: "handoff", text: "x", paths: ["src/api", "docs"] })._unsafeUnwrapErr();
+    const refused = lead
+      .send({ to: "peer", kind: "handoff", text: "x", paths: ["src/api", "docs"] })
+      ._unsafeUnwrapErr();
     expect(refused).toEqual({ kind: "handoff-unheld", keys: ["docs"] });
     expect(describeBusError(refused)).toMatch(/^Nothing sent: a handoff offers paths this session holds/);
     expect(h.inboxFiles("bob")).toEqual(before);
@@ -80,7 +85,11 @@ describe("a handoff's offer", () => {
     const crashed = pair();
     const id2 = offer(crashed.lead);
     crashed.h.crash("alice");
-    expect(crashed.peer.accept(id2)._unsafeUnwrapErr()).toEqual({ kind: "offer-lapsed", id: id2, reason: "sender-left" });
+    expect(crashed.peer.accept(id2)._unsafeUnwrapErr()).toEqual({
+      kind: "offer-lapsed",
+      id: id2,
+      reason: "sender-left",
+    });
     expect(offers(crashed.h)).toEqual([]);
 
     const aged = pair();
@@ -124,7 +133,8 @@ describe("a handoff's offer", () => {
           get(target, prop, receiver) {
             if (prop !== "renameSync") return Reflect.get(target, prop, receiver);
             return (from: string, to: string) => {
-              if (from.includes("/claims/") && ++renames === 2) throw Object.assign(new Error("killed"), { code: "EIO" });
+              if (from.includes("/claims/") && ++renames === 2)
+                throw Object.assign(new Error("killed"), { code: "EIO" });
               return target.renameSync(from, to);
             };
           },
@@ -132,7 +142,9 @@ describe("a handoff's offer", () => {
     }).engine;
     dying.join({ label: "peer" });
     lead.claim(["src/api", "docs"]);
-    const id = lead.send({ to: "peer", kind: "handoff", text: "both", paths: ["src/api", "docs"] })._unsafeUnwrap().messageId;
+    const id = lead
+      .send({ to: "peer", kind: "handoff", text: "both", paths: ["src/api", "docs"] })
+      ._unsafeUnwrap().messageId;
     expect(dying.accept(id).isErr()).toBe(true);
     expect(ownersOf(h, "src/api")).toEqual([idOf.bob]);
     expect(ownersOf(h, "docs")).toEqual([idOf.alice]);
