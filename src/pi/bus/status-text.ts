@@ -69,8 +69,9 @@ function fitRows(ordered: readonly SessionRow[], short: ShortId, budget: number)
   }
   // Then the paths, row by row in the same order, while they fit: the first that does not ends it.
   fill: for (const s of shown) {
+    const observed = new Set(s.row.observed);
     for (const key of s.row.state === "active" ? s.row.claims : []) {
-      const named = path(key);
+      const named = `${path(key)}${observed.has(key) ? " (observed)" : ""}`;
       // ", " between paths, and " and N more" never costs more than the count form it replaces.
       const cost = named.length + 2 + (s.paths.length === 0 ? " · claims: ".length : 0);
       if (cost > left) break fill;
@@ -99,6 +100,7 @@ export function statusText(view: StatusView, short = viewShortener(view)): Actio
   const budget = statusTextCharsMax - head.length - unreadable.length - closingLineCharsMax;
   const shown = fitRows(byUse(view.sessions), short, budget);
   const lines = shown.map((s) => `${s.head}${claimsPart(s)}`);
+  lines.push(...offerLines(view, short, budget - lines.reduce((n, line) => n + line.length + 1, 0)));
   const sessionsLeft = view.sessions.length - shown.length;
   const claimsLeft = claimCount - shown.reduce((n, s) => n + s.paths.length, 0);
   if (sessionsLeft > 0 || claimsLeft > 0) lines.push(closingLine(sessionsLeft, claimsLeft));
@@ -110,6 +112,23 @@ export function statusText(view: StatusView, short = viewShortener(view)): Actio
     summary: `${plural(active.length, "active session")} · ${plural(claimCount, "claim")}`,
     data: { ...view, sessions, sessionsLeft, claimsLeft },
   };
+}
+
+/** A handoff's offer that stands, one line each while they fit (the rest counted). */
+function offerLines(view: StatusView, short: ShortId, budget: number): string[] {
+  const lines: string[] = [];
+  let left = budget;
+  for (const offer of view.offers) {
+    const who = `${label(offer.from.label)} (${short(offer.from.id)}) offers ${label(offer.to.label)}`;
+    const line = `- ${who} the claims on ${offer.keys.map(path).join(", ")} (handoff ${label(offer.id)})`;
+    if (line.length + 1 > left) {
+      lines.push(`- … ${plural(view.offers.length - lines.length, "more offer")}`);
+      break;
+    }
+    lines.push(line);
+    left -= line.length + 1;
+  }
+  return lines.length === 0 ? [] : ["Offers:", ...lines];
 }
 
 /** Every session id a status view names: the ones its short ids must keep apart. */

@@ -130,3 +130,18 @@ function claimToken(): string {
   const lead = sandbox.records().find((r) => r.label === "lead");
   return String(lead?.joinToken);
 }
+
+describe("status names observed claims and standing offers", () => {
+  it("says (observed) beside a path an edit took, and lists an offer under Offers", async () => {
+    const lead = await leadHolding(["src/a.ts"]);
+    await toolCall(lead, "write", { path: "src/b.ts", content: "" });
+    const peer = await sandbox.started(ids.peer);
+    await peer.tool({ action: "join", label: "peer" });
+    await lead.tool({ action: "send", to: "peer", kind: "handoff", text: "yours", paths: ["src/a.ts"] });
+    const text = (await peer.tool({ action: "status" })).content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    expect(text).toMatch(
+      /- lead \([^)]+\) · active · next turn · 0 unread · claims: src\/a\.ts, src\/b\.ts \(observed\)/,
+    );
+    expect(text).toMatch(/\nOffers:\n- lead \([^)]+\) offers peer the claims on src\/a\.ts \(handoff [0-9a-f-]+\)$/);
+  });
+});

@@ -47,7 +47,12 @@ describe("status", () => {
     expect(detailsOf(result)).toMatchObject({
       action: "status",
       summary: "0 active sessions · 0 claims",
-      result: { self: { id: ids.alice, joined: false, listening: "off" }, sessions: [], unreadableRecords: 0 },
+      result: {
+        self: { id: ids.alice, joined: false, listening: "off" },
+        sessions: [],
+        offers: [],
+        unreadableRecords: 0,
+      },
     });
     expect(sandbox.records()).toEqual([]);
     expect(alice.labels).toEqual([]);

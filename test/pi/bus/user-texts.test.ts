@@ -20,6 +20,7 @@ function row(i: number, claims: number, extra: Partial<SessionRow> = {}): Sessio
     listening: "next-turn",
     unread: 0,
     claims: Array.from({ length: claims }, (_, k) => `src/s${i}/${"p".repeat(40)}/${String(k).padStart(5, "0")}.ts`),
+    observed: [],
     self: false,
     cwd: "/repo",
     heartbeatMs: 0,
@@ -33,6 +34,7 @@ function view(sessions: SessionRow[]): StatusView {
   return {
     self: { id: self?.id, label: self?.label, joined: self !== undefined, listening: "next-turn" },
     sessions,
+    offers: [],
     unreadableRecords: 0,
   };
 }

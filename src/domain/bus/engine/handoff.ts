@@ -3,6 +3,7 @@
 // The recipient's `accept` moves them (each claim by one rename, so the key is never free and never
 // held twice), or learns the offer lapsed. Leaving, or a prune, removes offers that no longer stand.
 import { err, ok, type Result } from "neverthrow";
+import type { StoredOffer } from "../../../ports/bus/bus-store.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
 import type { HandoffOffer } from "../bus-files.js";
@@ -126,13 +127,30 @@ export function dropOffersOf(ctx: BusContext, id: string): void {
 }
 
 /** A prune's part: offers that no longer stand go (judged against every record, so only from a
- * whole listing of sessions/). */
-export function pruneOffers(ctx: BusContext, sessions: readonly JudgedSession[], selfId: string | undefined): void {
+ * whole listing of sessions/); the ones that stand are returned, for the view. */
+export function pruneOffers(
+  ctx: BusContext,
+  sessions: readonly JudgedSession[],
+  selfId: string | undefined,
+): StoredOffer[] {
   const offers = ctx.store.listOffers();
-  if (offers.isErr() || offers.value.length === 0) return;
+  if (offers.isErr() || offers.value.length === 0) return [];
   const owners = ownersOf(sessions);
   const trustedNowMs = ctx.silence.trustedNow(ctx.clock.now(), ctx.clock.monotonic());
-  for (const { offer, madeMs } of offers.value) {
-    if (offerLapse(offer, owners, selfId, madeMs, trustedNowMs) !== undefined) ctx.store.removeOffer(offer.id);
-  }
+  return offers.value.filter(({ offer, madeMs }) => {
+    if (offerLapse(offer, owners, selfId, madeMs, trustedNowMs) === undefined) return true;
+    ctx.store.removeOffer(offer.id);
+    return false;
+  });
+}
+
+/** The offers that stand, for the board (a read: nothing is removed). */
+export function standingOffers(ctx: BusContext, sessions: readonly JudgedSession[]): StoredOffer[] {
+  const offers = ctx.store.listOffers();
+  if (offers.isErr() || offers.value.length === 0) return [];
+  const owners = ownersOf(sessions);
+  const trustedNowMs = ctx.silence.trustedNow(ctx.clock.now(), ctx.clock.monotonic());
+  return offers.value.filter(
+    ({ offer, madeMs }) => offerLapse(offer, owners, undefined, madeMs, trustedNowMs) === undefined,
+  );
 }

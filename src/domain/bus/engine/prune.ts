@@ -1,6 +1,7 @@
 // The physical prune (on status and claim): claims listed before records, so a claim made in
 // the middle of it keeps its owner; then the plan, applied.
 import { err, ok, type Result } from "neverthrow";
+import type { StoredOffer } from "../../../ports/bus/bus-store.js";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
 import { ownerReadsMax, tmpLeftoverAgeMs } from "../limits.js";
@@ -15,8 +16,12 @@ import { type Peers, readPeers, readSessions } from "./peers.js";
 interface PruneOutcome {
   /** The sessions as judged for the prune (the ones it removed included). */
   peers: Peers;
-  /** The claims as listed before the records were read (the ones it reaped included). */
+  /** The claims as listed before the records were read (the ones it reaped included), and the marks
+   * of the observed ones. */
   claims: ClaimName[];
+  marks: ClaimName[];
+  /** The handoff offers that still stand. */
+  offers: StoredOffer[];
   /** Records judged expired, whether or not their removal succeeded. */
   recordsExpired: number;
   recordsRemoved: number;
@@ -70,11 +75,13 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
     messagesExpired += pruned.value.removed;
     unread.set(id, pruned.value.left);
   }
-  if (!peers.value.truncated) pruneOffers(ctx, peers.value.sessions, selfId);
+  const offers = peers.value.truncated ? [] : pruneOffers(ctx, peers.value.sessions, selfId);
   ctx.store.sweepTmp(nowMs, tmpLeftoverAgeMs);
   return ok({
     peers: peers.value,
     claims: claims.value.claims,
+    marks: claims.value.marks,
+    offers,
     recordsExpired: plan.removeRecords.length,
     recordsRemoved,
     claimsReaped: reaped,

@@ -1,11 +1,14 @@
 // `status` (a read that prunes; never joins) and the board's snapshot (a read that prunes nothing).
 import { err, ok, type Result } from "neverthrow";
+import type { StoredOffer } from "../../../ports/bus/bus-store.js";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
 import { liveHolder } from "../claim-rules.js";
+import { markedTags } from "../observed.js";
 import { ownersOf } from "../prune-rules.js";
 import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
+import { standingOffers } from "./handoff.js";
 import type { Membership } from "./membership.js";
 import { type Peers, readPeers } from "./peers.js";
 import { pruneAs } from "./prune.js";
@@ -21,6 +24,8 @@ export interface SessionRow {
   /** Files in its inbox (unreadable ones too); undefined when the count failed. */
   unread: number | undefined;
   claims: string[];
+  /** Those of `claims` its edits took (observed): they lapse after its last edit of them. */
+  observed: string[];
   self: boolean;
   cwd: string;
   heartbeatMs: number;
@@ -28,9 +33,18 @@ export interface SessionRow {
   stopped: boolean;
 }
 
+/** A handoff's offer of claims that still stands: `to` may take `keys` from `from`. */
+export interface OfferRow {
+  id: string;
+  from: { id: string; label: string };
+  to: { id: string; label: string };
+  keys: string[];
+}
+
 export interface StatusView {
   self: { id: string | undefined; label: string | undefined; joined: boolean; listening: ListeningState };
   sessions: SessionRow[];
+  offers: OfferRow[];
   /** Files in sessions/ this build cannot read. */
   unreadableRecords: number;
 }
@@ -42,6 +56,7 @@ function rowOf(
   s: JudgedSession,
   selfId: string | undefined,
   claims: string[],
+  marked: ReadonlySet<string>,
   unread: ReadonlyMap<string, number>,
 ): SessionRow {
   return {
@@ -51,6 +66,7 @@ function rowOf(
     listening: listeningOf(s.record.armed, s.record.wake),
     unread: unread.get(s.record.id) ?? ctx.store.countInbox(s.record.id).unwrapOr(undefined),
     claims,
+    observed: claims.filter((key) => marked.has(`${s.record.id}~${s.record.joinToken}~${key}`)),
     self: s.record.id === selfId,
     cwd: s.record.cwd,
     heartbeatMs: s.heartbeatMs,
@@ -86,14 +102,18 @@ function sortedHeld(ctx: BusContext, held: ReadonlyMap<string, string[]>): Map<s
   return out;
 }
 
+/** What a view is made of: the claims and their marks, the offers that stand, the unread counts. */
+interface Listed {
+  claims: readonly ClaimName[];
+  marks: readonly ClaimName[];
+  offers: readonly StoredOffer[];
+  unread: ReadonlyMap<string, number>;
+}
+
 /** The view of these sessions: expired ones hidden, and only a live owner's claims listed. */
-function viewOf(
-  ctx: BusContext,
-  membership: Membership,
-  peers: Peers,
-  claims: readonly ClaimName[],
-  unread: ReadonlyMap<string, number>,
-): Result<StatusView, BusError> {
+function viewOf(ctx: BusContext, membership: Membership, peers: Peers, listed: Listed): Result<StatusView, BusError> {
+  const { claims, unread } = listed;
+  const marked = markedTags(listed.marks);
   const identity = membership.identity();
   const member = membership.member();
   const owners = ownersOf(peers.sessions);
@@ -109,7 +129,7 @@ function viewOf(
   const sorted = sortedHeld(ctx, held);
   const sessions = peers.sessions
     .filter((s) => s.state !== "expired")
-    .map((s) => rowOf(ctx, s, identity?.id, sorted.get(s.record.id) ?? [], unread))
+    .map((s) => rowOf(ctx, s, identity?.id, sorted.get(s.record.id) ?? [], marked, unread))
     .sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
   return ok({
     self: {
@@ -119,8 +139,18 @@ function viewOf(
       listening: member === undefined ? "off" : listeningOf(member.armed, member.wake),
     },
     sessions,
+    offers: listed.offers.map(({ offer }) => ({
+      id: offer.id,
+      from: { id: offer.from, label: offer.fromLabel },
+      to: { id: offer.to, label: labelOf(peers, offer.to) },
+      keys: offer.keys,
+    })),
     unreadableRecords: peers.unreadable,
   });
+}
+
+function labelOf(peers: Peers, id: string): string {
+  return peers.sessions.find((s) => s.record.id === id)?.record.label ?? id;
 }
 
 export function status(ctx: BusContext, membership: Membership): Result<StatusView, BusError> {
@@ -131,15 +161,17 @@ export function status(ctx: BusContext, membership: Membership): Result<StatusVi
   // The prune's own listings serve the view: a claim it reaped has no live holder, so the view
   // drops it anyway. Only when it expired records are they read again (a newer join put back
   // since shows); otherwise a second read would judge the same files again.
-  const { claims, recordsExpired, unread } = pruned.value;
+  const { claims, marks, offers, recordsExpired, unread } = pruned.value;
   const peers = recordsExpired === 0 ? ok(pruned.value.peers) : readPeers(ctx);
-  return peers.andThen((p) => viewOf(ctx, membership, p, claims, unread));
+  return peers.andThen((p) => viewOf(ctx, membership, p, { claims, marks, offers, unread }));
 }
 
 export function snapshot(ctx: BusContext, membership: Membership): Result<StatusView, BusError> {
   const ready = ctx.ready();
   if (ready.isErr()) return err(ready.error);
   return readPeers(ctx).andThen((p) =>
-    fromStore(ctx.store.listClaims()).andThen((listed) => viewOf(ctx, membership, p, listed.claims, new Map())),
+    fromStore(ctx.store.listClaims()).andThen(({ claims, marks }) =>
+      viewOf(ctx, membership, p, { claims, marks, offers: standingOffers(ctx, p.sessions), unread: new Map() }),
+    ),
   );
 }

@@ -152,3 +152,38 @@ describe("a handoff's offer", () => {
     expect(ownersOf(h, "docs")).toEqual([idOf.bob]);
   });
 });
+
+describe("what status shows of offers and observed claims", () => {
+  it("lists an offer that stands, from its sender to its recipient, until it is taken", () => {
+    const { lead, peer } = pair();
+    const id = offer(lead);
+    const view = peer.status()._unsafeUnwrap();
+    expect(view.offers).toEqual([
+      {
+        id,
+        from: { id: idOf.alice, label: "lead" },
+        to: { id: idOf.bob, label: "peer" },
+        keys: ["src/api", "README.md"],
+      },
+    ]);
+    expect(lead.snapshot()._unsafeUnwrap().offers).toHaveLength(1);
+    peer.accept(id);
+    expect(lead.status()._unsafeUnwrap().offers).toEqual([]);
+  });
+
+  it("marks a claim an edit took as observed", () => {
+    const { lead } = pair();
+    lead.checkEdit("src/api/routes.ts");
+    const row = lead
+      .status()
+      ._unsafeUnwrap()
+      .sessions.find((s) => s.self);
+    expect(row?.claims).toContain("src/api");
+    expect(row?.observed).toEqual([]);
+    const h = createBusHarness();
+    const solo = h.start("carol").engine;
+    solo.join({ label: "solo" });
+    solo.checkEdit("README.md");
+    expect(solo.status()._unsafeUnwrap().sessions[0]).toMatchObject({ claims: ["README.md"], observed: ["README.md"] });
+  });
+});
