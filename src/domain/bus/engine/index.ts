@@ -8,4 +8,4 @@ export type { ShutdownReason } from "./lifecycle.js";
 export type { JoinReport, JoinRequest, SessionIdentity } from "./membership.js";
 export type { PeerClaim } from "./peer-claims.js";
 export type { SendReport, SendRequest } from "./send.js";
-export type { ListeningState, OfferRow, SessionRow, StatusView } from "./status.js";
+export type { ListeningState, SessionRow, StatusView } from "./status.js";

@@ -34,7 +34,7 @@ export interface SessionRow {
 }
 
 /** A handoff's offer of claims that still stands: `to` may take `keys` from `from`. */
-export interface OfferRow {
+interface OfferRow {
   id: string;
   from: { id: string; label: string };
   to: { id: string; label: string };
