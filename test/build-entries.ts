@@ -14,22 +14,23 @@ export interface BuildEntry {
   output: string;
 }
 
-/** The `{ name: source }` entries of one tsup config; a config in another shape (a function, a list,
- * an entry array) throws, so the tests that read it fail until this reader learns that shape. */
+/** The `{ name: source }` entries of one tsup config, or of each config of a list; a config in another
+ * shape (a function, an entry array) throws, so the tests that read it fail until this reader learns
+ * that shape. A CommonJS build's file ends in `.cjs`. */
 function entriesOf(config: unknown, file: string): BuildEntry[] {
-  if (typeof config !== "object" || config === null || Array.isArray(config)) {
-    throw new Error(`${file}: expected one options object`);
-  }
-  const { entry, outDir } = config as { entry?: unknown; outDir?: unknown };
+  if (Array.isArray(config)) return config.flatMap((one) => entriesOf(one, file));
+  if (typeof config !== "object" || config === null) throw new Error(`${file}: expected options objects`);
+  const { entry, outDir, format } = config as { entry?: unknown; outDir?: unknown; format?: unknown };
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
     throw new Error(`${file}: expected entry to be { name: source }`);
   }
+  const extension = Array.isArray(format) && format.includes("cjs") ? ".cjs" : ".js";
   return Object.entries(entry).map(([name, source]) => {
     if (typeof source !== "string") throw new Error(`${file}: entry ${name} is not a path`);
     return {
       name,
       source: posix.normalize(source),
-      output: posix.join(typeof outDir === "string" ? outDir : "dist", `${name}.js`),
+      output: posix.join(typeof outDir === "string" ? outDir : "dist", `${name}${extension}`),
     };
   });
 }

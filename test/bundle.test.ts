@@ -4,7 +4,7 @@
 // node_modules folder at every Pi start. The sources come from tsup.extension.config.ts itself.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { build } from "esbuild";
@@ -16,10 +16,24 @@ const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as
 /** The manifest's entries as repository-relative paths: `./dist/extension/session-mail.js` → `dist/…`. */
 const listed = manifest.pi.extensions.map((path) => posix.normalize(path));
 
+/** What the build writes besides the extensions Pi loads: the bus's core, which its entry loads on first use. */
+const loadedLater = ["dist/extension/session-bus-core.cjs"];
+
 describe("the manifest's extensions", () => {
-  it("names at least the mail extension, and exactly the bundles tsup.extension.config.ts builds", () => {
+  it("names at least the mail extension, and exactly the bundles tsup.extension.config.ts builds but the bus's core", () => {
     expect(listed).toContain("dist/extension/session-mail.js");
-    expect([...listed].sort()).toEqual(extensionEntries.map((entry) => entry.output).sort());
+    expect([...listed, ...loadedLater].sort()).toEqual(extensionEntries.map((entry) => entry.output).sort());
+  });
+
+  it("the bus's entry loads its core from the file beside it, and only there", () => {
+    const entry = readFileSync(join(repo, "dist/extension/session-bus.js"), "utf8");
+    expect(entry.match(/"\.\/[^"]+"/g)).toEqual(['"./session-bus-core.cjs"']);
+    const core = createRequire(import.meta.url)(join(repo, "dist/extension/session-bus-core.cjs")) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(core)).toEqual(["attachBusCore"]);
+    expect(typeof core.attachBusCore).toBe("function");
   });
 });
 
@@ -36,12 +50,12 @@ describe("the extension bundles", () => {
   }, 90_000);
   afterAll(() => rmSync(fresh, { recursive: true, force: true }));
 
-  for (const path of listed) {
+  for (const path of [...listed, ...loadedLater]) {
     const entry = extensionEntries.find((candidate) => candidate.output === path);
     describe(path, () => {
       it(`equals a fresh build of its source, ${entry?.source ?? "(none in tsup.extension.config.ts)"} (else: npm run build:extension and commit it)`, () => {
         expect(entry, `${path} has no entry in tsup.extension.config.ts`).toBeDefined();
-        const built = readFileSync(join(fresh, `${entry!.name}.js`), "utf8");
+        const built = readFileSync(join(fresh, posix.basename(entry!.output)), "utf8");
         const committed = readFileSync(join(repo, path), "utf8");
         expect(committed === built, `${path} is stale: run npm run build:extension and commit it`).toBe(true);
       });
@@ -49,21 +63,24 @@ describe("the extension bundles", () => {
       // Pi's loader imports this ES module natively, so Node resolves its imports: a package import
       // (typebox was one) loads that package's files from disk at every start, or fails where the
       // package is not installed and makes Pi's loader transform the whole bundle instead.
-      it("imports only Node built-ins, statically", async () => {
+      // The bus's core is CommonJS (its entry requires it synchronously): its loads are require calls.
+      const commonJs = path.endsWith(".cjs");
+      it(`${commonJs ? "requires" : "imports"} only Node built-ins, statically`, async () => {
         const result = await build({
           entryPoints: [join(repo, path)],
           bundle: true,
           write: false,
           metafile: true,
           platform: "node",
-          format: "esm",
+          format: commonJs ? "cjs" : "esm",
           packages: "external",
           logLevel: "silent",
         });
         const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports);
         expect(imports.length).toBeGreaterThan(0);
+        const kind = commonJs ? "require-call" : "import-statement";
         const foreign = imports.filter(
-          (i) => i.kind !== "import-statement" || !builtinModules.includes(i.path.replace(/^node:/, "")),
+          (i) => i.kind !== kind || !builtinModules.includes(i.path.replace(/^node:/, "")),
         );
         expect(foreign.map((i) => `${i.kind} ${i.path}`)).toEqual([]);
       });

@@ -187,23 +187,23 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
     expect(claimKeysOf(bus, cat.id)).toEqual([]);
   });
 
-  it("send reaches a peer by id with a handoff naming paths, and an event to * reaches every peer but the sender", async () => {
+  it("send reaches a peer by id with a message naming paths, and an event to * reaches every peer but the sender", async () => {
+    // (A handoff offers claims its sender holds: bus-handoff.test.ts.)
     const handoff = await callSession(a, {
       action: "send",
       to: bee.id,
-      kind: "handoff",
       text: "take the routes",
       paths: ["src/api/routes.ts"],
     });
     expect(handoff.isError).toBe(false);
-    const atBee = readInbox(bus, bee.id).find((m) => m.kind === "handoff");
+    const atBee = readInbox(bus, bee.id).find((m) => m.text === "take the routes");
     expect(atBee).toMatchObject({
       from: ant.id,
       fromLabel: "alpha",
       text: "take the routes",
       paths: ["src/api/routes.ts"],
     });
-    expect(handoff.text).toBe(`Sent handoff about src/api/routes.ts to shop (${bee.id.slice(0, 8)}).`);
+    expect(handoff.text).toBe(`Sent message about src/api/routes.ts to shop (${bee.id.slice(0, 8)}).`);
 
     const event = await callSession(c, { action: "send", to: "*", kind: "event", text: "contract v2" });
     expect(event.isError).toBe(false);
@@ -262,7 +262,7 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
   it("inbox consumes oldest first up to the limit, names the rest in one line, and deletes only what it showed", async () => {
     const first = await sessionOk(b, { action: "inbox", limit: 2 });
     expect(first).toBe(
-      `message from lib (${cat.id.slice(0, 8)})\n  hello from lib\nhandoff from alpha (${ant.id.slice(0, 8)}) · paths: src/api/routes.ts\n  take the routes\n… 1 more`,
+      `message from lib (${cat.id.slice(0, 8)})\n  hello from lib\nmessage from alpha (${ant.id.slice(0, 8)}) · paths: src/api/routes.ts\n  take the routes\n… 1 more`,
     );
     expect(readInbox(bus, bee.id).map((m) => m.text)).toEqual(["contract v2"]);
     expect(await sessionOk(b, { action: "inbox" })).toBe(`event from lib (${cat.id.slice(0, 8)})\n  contract v2`);

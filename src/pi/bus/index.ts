@@ -1,204 +1,87 @@
-// session-bus for Pi: the composition root. One bus engine per session, made on first use (the git
-// call that finds the repository stays off Pi's start), except after a /reload, which keeps the
-// membership and must keep listening. Nothing joins at session_start, in any mode.
+// session-bus for Pi. What Pi loads at its start is only this file's registrations: the `session`
+// tool (its schema and words), /sessions, the notice renderer, the join API's channel, and a few
+// event handlers that decide when the rest is needed. The rest, the core (core.ts, its own bundle
+// file), is loaded at the first thing that needs it: a bus action, /sessions, a notice to render or to
+// prune from the context, a join through the API, a /reload that keeps the membership, or the
+// model's `edit`, `write` or `bash`, which the guards check. A session that never uses the bus
+// never loads it; one that did loads it again at once in the sessions that follow (a /new, a
+// /resume), where it may owe a word about the claims the last one released.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { err } from "neverthrow";
-import { agentDirFromEnv } from "../../adapters/node/agent-dir.js";
-import type { BusEngine, JoinRequest, StartReason } from "../../domain/bus/engine/index.js";
-import { createNodeBus, resolveBusPlace } from "../../wiring/node-bus.js";
 import { isDisabled } from "../shared/disabled.js";
-import { createBusHost } from "./bus-host.js";
-import { registerEditGuard } from "./edit-guard.js";
-import { releasedText } from "./farewell.js";
-import { registerGitGuard } from "./git-guard.js";
-import { labelChannel, provideJoin } from "./join-api.js";
-import { noticeContent, noticeIds, noticeType, readNoticeDetails } from "./notice.js";
-import { renderNotice } from "./notice-view.js";
-import { type BusAccess, registerSessionTool } from "./session-tool.js";
-import { registerSessionsCommand } from "./sessions-command.js";
-import { createShortIds } from "./short-ids.js";
-import { dropStaleNotices } from "./stale-notices.js";
+import type { BusCore } from "./core.js";
+import { loadCore } from "./load-core.js";
+import { joinChannel, noticeType, sessionsCommand, sessionToolMeta } from "./registrations.js";
 
-interface Live {
-  ctx: ExtensionContext;
-  reason: StartReason;
-  engine: BusEngine | undefined;
-  /** The failure that kept the engine from starting, told once. */
-  failed: string | undefined;
-  failedTold?: boolean;
-  /** The label last announced on session-label, to announce changes only. */
-  announced: string | undefined;
-  /** Inside its session_shutdown: no longer live, but what the leaving warns of is still told. */
-  leaving?: boolean;
-  /** The guards' failures told in this session (each told once). */
-  guardsFailed?: Set<string>;
-}
+/** The model's tools a guard looks at before they run. */
+const guardedTools = new Set(["edit", "write", "bash"]);
 
-/** Claims a /new, /resume or fork released, told in the session that follows: the TUI clears its
- * chat to show that session, so a line shown during the shutdown would be gone at once. Module
- * state, because Pi runs the factory again in the same module for the next session. */
-let releasedUntold: string | undefined;
+/** The core was loaded in this process (by this runtime or an earlier one): attaching is cheap now. */
+let coreLoaded = false;
+
+type Block = { block?: boolean } | undefined;
 
 export default function sessionBus(pi: ExtensionAPI): void {
   if (isDisabled("session-bus")) return;
-  let live: Live | undefined;
-  const shortIds = createShortIds();
+  let core: BusCore | undefined;
+  /** This runtime's session_start, for a core attached later: it never saw it. */
+  let started: { event: unknown; ctx: ExtensionContext } | undefined;
 
-  const announce = (current: Live, id: string, label: string | undefined) => {
-    current.announced = label;
-    pi.events.emit(labelChannel, { id, label });
+  const attach = (): BusCore => {
+    if (core !== undefined) return core;
+    core = loadCore()(pi);
+    coreLoaded = true;
+    // Pi calls the core's handlers from the next event on; the start it missed is handed over now.
+    if (started !== undefined) for (const handler of core.handlers("session_start")) handler(...args(started));
+    return core;
   };
 
-  /** `quiet`: a guard's look, which tells nobody that the bus is off (a session outside any
-   * repository edits files with nothing to guard); the person hears it at their first bus action. */
-  const engineOf = (current: Live, quiet = false): BusEngine | undefined => {
-    if (current.failed !== undefined && !quiet && !current.failedTold) {
-      current.failedTold = true;
-      current.ctx.ui.notify(current.failed, "error");
-    }
-    if (current.engine !== undefined || current.failed !== undefined) return current.engine;
-    const place = resolveBusPlace(current.ctx.cwd);
-    if (place.isErr()) {
-      current.failed = `The bus is off: ${place.error.message}`;
-      current.failedTold = !quiet;
-      if (!quiet) current.ctx.ui.notify(current.failed, "error");
-      return undefined;
-    }
-    const engine = createNodeBus({
-      host: createBusHost(
-        pi,
-        current.ctx,
-        () => live === current,
-        () => access.changed(),
-        () => current.leaving === true,
-        shortIds,
-      ),
-      agentDir: agentDirFromEnv(),
-      place: place.value,
-    });
-    current.engine = engine;
-    const id = current.ctx.sessionManager.getSessionId();
-    shortIds.own(id);
-    engine.sessionStarted({ id, name: pi.getSessionName() }, current.reason);
-    return engine;
-  };
-
-  const access: BusAccess = {
-    shortIds,
-    engine: (quiet) => (live === undefined ? undefined : engineOf(live, quiet)),
-    join(request: JoinRequest) {
-      const current = live;
-      const engine = current === undefined ? undefined : engineOf(current);
-      if (current === undefined || engine === undefined) return engineUnavailable();
-      const joined = engine.join(request);
-      if (joined.isOk()) {
-        // An explicit label is Pi's session name too, so /resume agrees with the record.
-        if (joined.value.named && pi.getSessionName() !== joined.value.label) pi.setSessionName(joined.value.label);
-        announce(current, joined.value.id, joined.value.label);
-      }
-      return joined;
-    },
-    guardFailed(key, text) {
-      const current = live;
-      if (current === undefined) return;
-      current.guardsFailed ??= new Set();
-      if (current.guardsFailed.has(key)) return;
-      current.guardsFailed.add(key);
-      try {
-        current.ctx.ui.notify(text, "warning");
-      } catch {
-        // A warning that cannot be shown must not turn a guard's let-through into a block.
-      }
-    },
-    changed() {
-      const current = live;
-      const member = current?.engine?.membership();
-      if (current === undefined || member?.label === current.announced) return;
-      announce(current, member?.id ?? current.ctx.sessionManager.getSessionId(), member?.label);
-    },
-  };
+  pi.registerTool({
+    ...sessionToolMeta,
+    execute: (...call) => attach().tool.execute(...call),
+    renderCall: (...call) => attach().tool.renderCall?.(...call) as never,
+    renderResult: (...call) => attach().tool.renderResult?.(...call) as never,
+  });
+  pi.registerCommand(sessionsCommand.name, {
+    description: sessionsCommand.description,
+    handler: (text, ctx) => attach().command(text, ctx),
+  });
+  pi.registerMessageRenderer(noticeType, (...call) => attach().renderNotice(...call));
+  pi.events.on(joinChannel, (data) => attach().join(data));
 
   pi.on("session_start", (event, ctx) => {
-    live = { ctx, reason: event.reason, engine: undefined, failed: undefined, announced: undefined };
-    const untold = releasedUntold;
-    releasedUntold = undefined;
-    if (untold !== undefined) ctx.ui.notify(untold, "info");
-    // A reload keeps the membership: the engine takes back its record and listens again at once,
-    // and the label is announced again to the extensions whose factories ran anew.
-    if (event.reason !== "reload") return;
-    const engine = engineOf(live);
-    if (engine === undefined) return;
-    // Its notices are in the transcript: the mail they announced is not announced a second time.
-    engine.markAnnounced(announcedIn(ctx));
-    access.changed();
+    started = { event, ctx };
+    if (core === undefined && (coreLoaded || event.reason === "reload")) attach();
   });
-  pi.on("session_shutdown", (event) => {
-    const current = live;
-    live = undefined;
-    if (current?.engine === undefined) return;
-    const member = current.engine.membership();
-    current.leaving = true;
-    let released: string[] = [];
-    try {
-      released = current.engine.shutdown(event.reason);
-    } finally {
-      current.leaving = false;
+  pi.on("session_shutdown", () => {
+    started = undefined;
+  });
+  pi.on("tool_call", async (event, ctx) => {
+    if (core !== undefined || !guardedTools.has(event.toolName)) return undefined;
+    // As Pi runs them: in order, the first block wins, and each sees the input its forerunners changed.
+    let result: Block;
+    for (const handler of attach().handlers("tool_call")) {
+      const returned = (await handler(...args({ event, ctx }))) as Block;
+      if (returned === undefined) continue;
+      result = returned;
+      if (returned.block === true) return returned as never;
     }
-    if (released.length > 0) tellReleased(current.ctx, event.reason, releasedText(released));
-    if (member !== undefined && event.reason !== "reload")
-      pi.events.emit(labelChannel, { id: member.id, label: undefined });
+    return result as never;
   });
-  pi.on("session_info_changed", (event) => live?.engine?.renamed(event.name));
-  pi.on("agent_start", () => live?.engine?.runStarted());
-  pi.on("agent_settled", (event) => live?.engine?.runSettled(event.aborted));
-  pi.on("before_agent_start", (event) => {
-    // A run the bus's own wake started already carries its notice.
-    if (event.messageType === "custom" && event.message.customType === noticeType) return undefined;
-    const notice = live?.engine?.promptStarting();
-    if (notice === undefined) return undefined;
-    const { content, details } = noticeContent(notice, shortIds.among(noticeIds(notice)));
-    return { message: { customType: noticeType, content, display: true, details } };
-  });
-  pi.on("context", (event) => {
-    const current = live;
-    if (current === undefined) return undefined;
-    // A resumed session carries notices from before: the engine is made for them (once).
-    const messages = dropStaleNotices(event.messages, () => engineOf(current));
+  pi.on("context", async (event, ctx) => {
+    if (core !== undefined || !event.messages.some(isNotice)) return undefined;
+    let messages = event.messages;
+    for (const handler of attach().handlers("context")) {
+      const returned = (await handler(...args({ event: { ...event, messages }, ctx }))) as
+        | { messages?: typeof messages }
+        | undefined;
+      messages = returned?.messages ?? messages;
+    }
     return messages === event.messages ? undefined : { messages };
   });
-
-  pi.registerMessageRenderer(noticeType, renderNotice);
-  registerEditGuard(pi, access);
-  registerSessionTool(pi, access);
-  registerGitGuard(pi, access);
-  registerSessionsCommand(pi, access);
-  provideJoin(pi, access);
 }
 
-/** The message ids the bus notices of this session's transcript announced. */
-function announcedIn(ctx: ExtensionContext): string[] {
-  try {
-    return ctx.sessionManager.getEntries().flatMap((entry) => {
-      if (entry.type !== "custom_message" || entry.customType !== noticeType) return [];
-      return readNoticeDetails(entry.details)?.ids ?? [];
-    });
-  } catch {
-    return [];
-  }
-}
+const isNotice = (message: unknown): boolean =>
+  typeof message === "object" && message !== null && (message as { customType?: unknown }).customType === noticeType;
 
-/** Where a person reads what a leaving released. A TUI quit has stopped the TUI before the
- * shutdown, so its line goes to the terminal; /new, /resume and a fork tell the next session. */
-function tellReleased(ctx: ExtensionContext, reason: string, text: string): void {
-  try {
-    if (ctx.mode === "rpc") ctx.ui.notify(text, "info");
-    else if (ctx.mode === "tui" && reason !== "quit") releasedUntold = text;
-    else process.stderr.write(`${text}\n`);
-  } catch {
-    // A line about leaving is not worth a failed shutdown.
-  }
-}
-
-function engineUnavailable(): ReturnType<BusEngine["join"]> {
-  return err({ kind: "not-started" });
-}
+/** A handler's arguments, as the core's handlers take them. */
+const args = (call: { event: unknown; ctx: ExtensionContext }) => [call.event, call.ctx] as [never, never];

@@ -4,10 +4,10 @@
 // and relabel as { id, label }, and a leave as { id, label: undefined }.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { describeBusError } from "../../domain/bus/bus-errors.js";
+import { joinChannel } from "./registrations.js";
 import type { BusAccess } from "./session-tool.js";
 
-const joinChannel = "session-bus:join";
-export const labelChannel = "session-label";
+export { labelChannel } from "./registrations.js";
 
 interface JoinPayload {
   label?: unknown;

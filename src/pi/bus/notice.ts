@@ -13,8 +13,7 @@ import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { MailNotice } from "../../ports/bus/bus-host.js";
 import { indentBody } from "./texts.js";
 
-/** The custom message type of bus notices (their renderer, and what `context` prunes). */
-export const noticeType = "session-bus";
+export { noticeType } from "./registrations.js";
 
 interface NoticeDetails {
   delivery: MailNotice["delivery"];

@@ -3,13 +3,13 @@
 // details, and one summary line a person sees collapsed.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Result } from "neverthrow";
-import type { TObject } from "typebox";
 import { type BusError, describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusEngine, JoinRequest } from "../../domain/bus/engine/index.js";
 import { inboxLimitDefault, inboxLimitMax, messageTextCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { lineComponent } from "../shared/line-component.js";
 import { renderToolResult, type ViewTheme } from "../shared/tool-view.js";
+import { type SessionParams, sessionToolMeta } from "./registrations.js";
 import type { ShortIds } from "./short-ids.js";
 import { statusText, viewIds } from "./status-text.js";
 import {
@@ -23,55 +23,6 @@ import {
   sendIds,
   sendText,
 } from "./texts.js";
-
-const actions = ["status", "send", "inbox", "claim", "release", "accept", "join"] as const;
-type Action = (typeof actions)[number];
-
-interface SessionParams {
-  action: Action;
-  label?: string;
-  to?: string;
-  text?: string;
-  kind?: "message" | "event" | "ask" | "handoff";
-  paths?: string[];
-  limit?: number;
-  wake?: boolean;
-  listen?: boolean;
-  observe?: boolean;
-  id?: string;
-}
-
-// Plain JSON Schema (Pi validates any JSON Schema): typebox stays out of the bundle and of every start.
-const parameters = {
-  type: "object",
-  additionalProperties: false,
-  required: ["action"],
-  properties: {
-    action: { type: "string", enum: [...actions], description: "What to do" },
-    label: { type: "string", description: "join: the label peers address this session by (also Pi's session name)" },
-    to: { type: "string", description: 'send: a label, a full session id, or "*" (kind event only)' },
-    text: { type: "string", description: `send: the message, at most ${messageTextCharsMax} characters` },
-    kind: { type: "string", enum: ["message", "event", "ask", "handoff"], description: "send: default message" },
-    paths: {
-      type: "array",
-      items: { type: "string" },
-      description: "claim, release: files or directories; send: the paths the message concerns",
-    },
-    limit: {
-      type: "integer",
-      minimum: 1,
-      maximum: inboxLimitMax,
-      description: `inbox: messages to read, oldest first (default ${inboxLimitDefault})`,
-    },
-    wake: { type: "boolean", description: "join: new mail raises a turn as soon as this session is idle" },
-    listen: { type: "boolean", description: "join: false joins without listening for mail" },
-    id: { type: "string", description: "accept: the id of the handoff whose offered claims to take" },
-    observe: {
-      type: "boolean",
-      description: "join: false stops this session's edits from claiming the files they touch",
-    },
-  },
-} as unknown as TObject;
 
 /** What the tool needs of the extension: the engine, and the join that also names Pi's session. */
 export interface BusAccess {
@@ -139,18 +90,7 @@ function renderCall(raw: unknown, theme: ViewTheme) {
 
 export function registerSessionTool(pi: ExtensionAPI, access: BusAccess): void {
   pi.registerTool({
-    name: "session",
-    label: "Bus: sessions on this repository",
-    description:
-      'Coordinate with the other Pi sessions on this repository. status: who is on the bus, their unread mail and claimed paths. send: a short message to a label or id (kind message, event, ask or handoff; to "*" for an event to everyone). inbox: read and consume your mail, oldest first. claim / release: hold files or directories before editing them; a path another session holds is refused, naming the holder (a claim does not lock the file: it works when every session claims first). join: go on the bus under a label, and listen for mail (wake: true raises a turn when mail comes).',
-    promptSnippet: "see and message the other Pi sessions on this repository, and claim paths before editing",
-    promptGuidelines: [
-      "Claim the files you will edit with session claim before editing them, and release them when done.",
-      "When a bus notice says you have mail, read it with session inbox at your next coordination point.",
-    ],
-    parameters,
-    executionMode: "sequential",
-    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    ...sessionToolMeta,
     async execute(_id, raw) {
       // Pi validated the arguments against the schema above.
       const params = raw as unknown as SessionParams;

@@ -8,6 +8,7 @@ import { createBoard } from "./board/board.js";
 import type { ActionOutcome, BoardActions } from "./board/board-model.js";
 import { readBoardSnapshot } from "./board/board-read.js";
 import { formatListing } from "./board/listing.js";
+import { sessionsCommand } from "./registrations.js";
 import type { BusAccess } from "./session-tool.js";
 import { releaseText } from "./texts.js";
 
@@ -40,8 +41,8 @@ function tell(ctx: ExtensionCommandContext, text: string, level: "info" | "warni
 }
 
 export function registerSessionsCommand(pi: ExtensionAPI, access: BusAccess): void {
-  pi.registerCommand("sessions", {
-    description: "The sessions on this repository's bus, this session's unread mail, and every claim",
+  pi.registerCommand(sessionsCommand.name, {
+    description: sessionsCommand.description,
     handler: async (args, ctx) => {
       if (args.trim() !== "") tell(ctx, "/sessions takes no arguments.", "warning");
       const engine = access.engine();

@@ -4,10 +4,10 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import sessionBus from "../../../src/pi/bus/index.js";
 import sessionMail from "../../../src/pi/mail/index.js";
-import { createFakePi, type FakePi } from "../fake-pi.js";
+import { createFakeContext, createFakePi, type FakePi } from "../fake-pi.js";
 import { runningRecord } from "../mail/mail-files.js";
 import { ids, type Mode, restore, textOf, useBusSandbox } from "./bus-session.js";
 
@@ -46,23 +46,38 @@ describe("registration", () => {
     expect(typeof tool?.renderResult).toBe("function");
   });
 
-  it("registers /sessions, the notice renderer, and the session hooks; nothing else", () => {
+  it("registers /sessions, the notice renderer, and the hooks that load the rest when it is needed; nothing else", () => {
     const alice = sandbox.session(ids.alice);
     expect(registered(alice.pi)).toEqual({
-      handlers: [
-        "agent_settled",
-        "agent_start",
-        "before_agent_start",
-        "context",
-        "session_info_changed",
-        "session_shutdown",
-        "session_start",
-        "tool_call",
-      ],
+      handlers: ["context", "session_shutdown", "session_start", "tool_call"],
       tools: ["session"],
       commands: ["sessions"],
       renderers: ["session-bus"],
     });
+  });
+
+  it("loads its core at the first bus action or guarded tool, not at start, a prompt or a read", async () => {
+    for (const first of ["session", "edit"] as const) {
+      // A fresh module each time: nothing before has loaded the core in it.
+      vi.resetModules();
+      const { default: freshBus } = await import("../../../src/pi/bus/index.js");
+      const pi = createFakePi();
+      freshBus(pi.api);
+      const context = createFakeContext(ids.alice, sandbox.repo);
+      await pi.fire("session_start", { reason: "startup" }, context);
+      await pi.fire("tool_call", { toolCallId: "t0", toolName: "read", input: { path: "README.md" } }, context);
+      await pi.fire("context", { messages: [{ role: "user", content: "hi" }] }, context);
+      expect(pi.handlers.has("agent_start")).toBe(false);
+      if (first === "session") {
+        await pi.tools
+          .get("session")
+          ?.execute("t1", { action: "status" } as never, undefined, undefined, context.ctx as never);
+      } else {
+        await pi.fire("tool_call", { toolCallId: "t1", toolName: "edit", input: { path: "a.ts", edits: [] } }, context);
+      }
+      expect(pi.handlers.has("agent_start")).toBe(true);
+      await pi.fire("session_shutdown", { reason: "quit" }, context);
+    }
   });
 });
 
