@@ -138,7 +138,7 @@ describe("another OS user, once the agent dir was opened to everyone by mistake"
       expect(read.rows.map((row) => row.message.text)).toEqual(["the real one"]);
       expect(read.unreadable).toEqual([]);
 
-      for (const folder of ["", "/sessions", "/inbox", `/inbox/${lead.id}`, "/claims", "/tmp"])
+      for (const folder of ["", "/sessions", "/inbox", `/inbox/${lead.id}`, "/claims", "/offers", "/tmp"])
         expect((lstatSync(`${repo.bus}${folder}`).mode & 0o7777).toString(8)).toBe("1700");
       const warned = [...opened(lead.host.warnings), ...opened(second.host.warnings)];
       expect(warned).toEqual([
@@ -146,8 +146,8 @@ describe("another OS user, once the agent dir was opened to everyone by mistake"
           kind: "bus-opened",
           path: `${repo.bus}/claims`,
           mode: 0o1777,
-          // The bus folder, its four folders and both sessions' inboxes.
-          folders: 5 + readdirSync(`${repo.bus}/inbox`).length,
+          // The bus folder, its five folders and both sessions' inboxes.
+          folders: 6 + readdirSync(`${repo.bus}/inbox`).length,
           setAside: 2,
           ancestor: { path: repo.agentDir, mode: 0o777 },
         },

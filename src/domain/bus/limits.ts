@@ -95,6 +95,10 @@ export const inboxIndexedMax = 200_000;
 export const arrivalSettleMs = 100;
 /** Shown messages set aside one look at an inbox settles (one read shows at most inboxLimitMax). */
 export const asideListedMax = 1_000;
+/** Inbox files one prune looks at (an lstat each) over every inbox, dot-files and shown mail set
+ * aside included: the next prune goes on where it stopped, oldest names first, so a status beside a
+ * peer's inbox of 100,000 files costs this many lstats, not 100,000. */
+export const pruneFilesLookedMax = 2_000;
 /** Inbox folders one listing of inbox/ returns. */
 export const inboxesListedMax = 2_000;
 /** Entries one sweep of tmp/ looks at, and removes at most. */

@@ -32,7 +32,8 @@ interface PrunePlan {
   reapClaims: ClaimName[];
   /** Marks of the observed claims that hold nothing now (their claim reaped, their owner gone). */
   removeMarks: ClaimName[];
-  /** Every inbox loses mail older than `messagesBeforeMs`; `dropEmpty` when no record names it. */
+  /** Every inbox loses mail older than `messagesBeforeMs` (as far as the prune's budget of files
+   * looked at reaches); `dropEmpty` when no record names it. */
   pruneInboxes: { id: string; dropEmpty: boolean }[];
   messagesBeforeMs: number;
 }

@@ -27,7 +27,9 @@ function selfLine(view: StatusView, short: ShortId): string {
 function rowHead(s: SessionRow, short: ShortId): string {
   const who = `${label(s.label)}${s.self ? " (this session)" : ` (${short(s.id)})`}`;
   if (s.state === "gone") return `- ${who} · gone: its process ended; its label and paths are free`;
-  const unread = s.unread === undefined ? "unread unknown" : `${s.unread} unread`;
+  // A count the listing's bound cut says so: the inbox holds that many or more.
+  const atLeast = s.unreadAtLeast ? "at least " : "";
+  const unread = s.unread === undefined ? "unread unknown" : `${atLeast}${s.unread.toLocaleString("en-US")} unread`;
   return `- ${who} · active · ${listeningWords(s.listening)} · ${unread}`;
 }
 

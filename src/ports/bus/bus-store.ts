@@ -64,6 +64,21 @@ export interface InboxTime {
   expiredBeforeMs: number;
 }
 
+/** Files counted by one bounded listing: `atLeast` when the listing stopped at its bound, so there
+ * are `files` or more. */
+export interface FileCount {
+  files: number;
+  atLeast: boolean;
+}
+
+/** What one prune of an inbox did: the files it removed, what is left (as countInbox counts it),
+ * and how many files it looked at (an lstat each, at most the number it was allowed). */
+export interface InboxPruned {
+  removed: number;
+  left: FileCount;
+  looked: number;
+}
+
 /** A shown message set aside until the session records that it reached the model. */
 export interface AsideEntry {
   /** Its name in the aside folder. */
@@ -140,12 +155,14 @@ export interface BusStore {
   dropAside(id: string, entries: readonly AsideEntry[]): Result<void, StoreError>;
   /** Puts these aside entries back at their place in the inbox: they never reached the model. */
   restoreAside(id: string, entries: readonly AsideEntry[]): Result<string[], StoreError>;
-  /** Files in `id`'s inbox (0 when it has none): a status badge, without reading them. */
-  countInbox(id: string): Result<number, StoreError>;
-  /** Deletes inbox files whose mtime is older than `beforeMs`; drops the folder of `id` when it is
-   * empty and `dropEmpty` (a pruned session). Says how many files went and how many are left (the
-   * count countInbox would give): a status needs no second listing for its unread badges. */
-  pruneInbox(id: string, beforeMs: number, dropEmpty: boolean): Result<{ removed: number; left: number }, StoreError>;
+  /** Files in `id`'s inbox (0 when it has none): a status badge, from one bounded listing, without
+   * reading them. */
+  countInbox(id: string): Result<FileCount, StoreError>;
+  /** Deletes inbox files whose mtime is older than `beforeMs`, looking at no more than `looksMax`
+   * of them (the next call goes on where this one stopped, oldest names first); drops the folder of
+   * `id` when it is empty and `dropEmpty` (a pruned session). Says how many files went and how many
+   * are left (the count countInbox would give): a status needs no second listing for its badges. */
+  pruneInbox(id: string, beforeMs: number, dropEmpty: boolean, looksMax: number): Result<InboxPruned, StoreError>;
   /** The inboxes on disk (session ids), for a prune of those no record names. */
   listInboxes(): Result<string[], StoreError>;
   /** Makes `id`'s inbox folder if missing, so a watch on it can start before its first mail. */

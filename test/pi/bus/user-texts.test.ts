@@ -19,6 +19,7 @@ function row(i: number, claims: number, extra: Partial<SessionRow> = {}): Sessio
     state: "active",
     listening: "next-turn",
     unread: 0,
+    unreadAtLeast: false,
     claims: Array.from({ length: claims }, (_, k) => `src/s${i}/${"p".repeat(40)}/${String(k).padStart(5, "0")}.ts`),
     observed: [],
     self: false,

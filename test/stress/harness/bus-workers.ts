@@ -5,7 +5,7 @@ import { bundleWorkers, type WorkerName } from "./bundle-workers.js";
 import type { BusRepo } from "./bus-repo.js";
 import { spawnWorker, type Worker } from "./children.js";
 
-export type BusWorkerName = "bus-claimer" | "bus-sender" | "bus-session";
+export type BusWorkerName = "bus-claimer" | "bus-sender" | "bus-session" | "bus-inbox-reader" | "bus-steady-sender";
 
 export interface BusWorkerBundle {
   scripts: Record<BusWorkerName, string>;

@@ -11,7 +11,14 @@ import {
 } from "../../../domain/bus/bus-message.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
 import { inboxEntriesMax, inboxesListedMax, inboxPassSliceMax, messageBytesMax } from "../../../domain/bus/limits.js";
-import type { InboxEntry, InboxPeek, InboxTime, Unreadable, UnseenMail } from "../../../ports/bus/bus-store.js";
+import type {
+  FileCount,
+  InboxEntry,
+  InboxPeek,
+  InboxTime,
+  Unreadable,
+  UnseenMail,
+} from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, writeAtomic } from "../shared/fs-files.js";
@@ -234,15 +241,16 @@ export function consume(ctx: BusContext, id: string, names: readonly string[]): 
   return ok(removed);
 }
 
-/** Regular files in the inbox, by the listing's own types (no lstat), at most inboxEntriesMax. */
-export function countInbox(ctx: BusContext, id: string): Result<number, StoreError> {
+/** Regular files in the inbox, by the listing's own types (no lstat), at most inboxEntriesMax:
+ * past it the count says "at least". */
+export function countInbox(ctx: BusContext, id: string): Result<FileCount, StoreError> {
   const folder = inboxFolder(ctx, id);
   const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) return there.map(() => 0);
+  if (there.isErr() || !there.value) return there.map(() => ({ files: 0, atLeast: false }));
   let files = 0;
   return scanFolder(ctx.fs, folder, inboxEntriesMax, (entry) => {
     if (entry.isFile()) files++;
-  }).map(() => files);
+  }).map((cut) => ({ files, atLeast: cut }));
 }
 
 /** The real folders of inbox/ named like a session id, sorted, at most inboxesListedMax. */

@@ -14,6 +14,7 @@ import {
   tmpLeftoverAgeMs,
   tmpSweepEntriesMax,
 } from "../../../domain/bus/limits.js";
+import type { InboxPruned } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { asideFolderName } from "./fs-bus-aside.js";
@@ -28,36 +29,53 @@ import {
   tmpName,
   unlinkIfThere,
 } from "./fs-bus-folders.js";
+import { forgetTurn, takeTurn } from "./fs-bus-prune-turn.js";
 
 const tombPrefix = "inbox~";
 
 /** Unlinks `path` when it is no folder (a link is removed, never followed) last changed before
- * `beforeMs`: "removed", "left" (a regular file kept), or "skipped". */
-function expire(ctx: BusContext, path: string, beforeMs: number): Result<"removed" | "left" | "skipped", StoreError> {
+ * `beforeMs`: "removed" (a regular file), "removed-other", "left" (a regular file kept), or "skipped". */
+function expire(
+  ctx: BusContext,
+  path: string,
+  beforeMs: number,
+): Result<"removed" | "removed-other" | "left" | "skipped", StoreError> {
   const seen = lstatIfThere(ctx.fs, path);
   if (seen.isErr()) return err(seen.error);
   if (seen.value === undefined || seen.value.isDirectory()) return ok("skipped");
   if (seen.value.mtimeMs >= beforeMs) return ok(seen.value.isFile() ? "left" : "skipped");
-  return unlinkIfThere(ctx.fs, path).map((gone) => (gone ? "removed" : "skipped"));
+  const file = seen.value.isFile();
+  return unlinkIfThere(ctx.fs, path).map((gone) => (!gone ? "skipped" : file ? "removed" : "removed-other"));
 }
 
-/** Unlinks every entry but folders last changed before `beforeMs`, dot-files and shown mail set
- * aside included; then, asked to, drops the folder once it is empty. */
+const emptyPrune: InboxPruned = { removed: 0, left: { files: 0, atLeast: false }, looked: 0 };
+
+/** Unlinks entries but folders last changed before `beforeMs`, dot-files and shown mail set aside
+ * included, looking at no more than `looksMax` of them (the rest wait for the next prune); then,
+ * asked to, drops the folder once it is empty. What is left is counted from the listing's own
+ * types, less what went: no lstat for a count. */
 export function pruneInbox(
   ctx: BusContext,
   id: string,
   beforeMs: number,
   dropEmpty: boolean,
-): Result<{ removed: number; left: number }, StoreError> {
+  looksMax: number,
+): Result<InboxPruned, StoreError> {
   const folder = inboxFolder(ctx, id);
   const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) return there.map(() => ({ removed: 0, left: 0 }));
+  if (there.isErr() || !there.value) {
+    forgetTurn(ctx, folder);
+    forgetTurn(ctx, `${folder}/${asideFolderName}`);
+    return there.map(() => emptyPrune);
+  }
   const names: string[] = [];
+  let files = 0;
   const scanned = scanFolder(
     ctx.fs,
     folder,
     inboxEntriesMax,
     (entry) => {
+      if (entry.isFile()) files++;
       if (!entry.isDirectory() || entry.isSymbolicLink()) names.push(entry.name);
     },
     (entry) => {
@@ -66,31 +84,46 @@ export function pruneInbox(
   );
   if (scanned.isErr()) return err(scanned.error);
   let removed = 0;
-  let left = 0;
-  for (const name of names) {
+  let filesRemoved = 0;
+  // Nothing expires while the clock is in doubt (the cutoff is -Infinity): nothing to look at.
+  const turn = beforeMs === Number.NEGATIVE_INFINITY ? [] : takeTurn(ctx, folder, names, looksMax);
+  for (const name of turn) {
     const done = expire(ctx, `${folder}/${name}`, beforeMs);
     if (done.isErr()) return err(done.error);
-    if (done.value === "removed" && !name.startsWith(".")) removed++;
-    if (done.value === "left" && !name.startsWith(".")) left++;
+    const gone = done.value === "removed" || done.value === "removed-other";
+    if (gone && !name.startsWith(".")) removed++;
+    if (done.value === "removed" && !name.startsWith(".")) filesRemoved++;
   }
-  const aside = pruneAside(ctx, `${folder}/${asideFolderName}`, beforeMs);
+  const aside = pruneAside(ctx, `${folder}/${asideFolderName}`, beforeMs, looksMax - turn.length);
   if (aside.isErr()) return err(aside.error);
-  if (!dropEmpty) return ok({ removed, left });
-  return dropInbox(ctx, id).map(() => ({ removed, left }));
+  const pruned = {
+    removed,
+    left: { files: Math.max(0, files - filesRemoved), atLeast: scanned.value },
+    looked: turn.length + aside.value,
+  };
+  if (!dropEmpty) return ok(pruned);
+  return dropInbox(ctx, id).map(() => pruned);
 }
 
-/** Shown mail set aside past the TTL: whatever its reader's session recorded, it has expired. */
-function pruneAside(ctx: BusContext, folder: string, beforeMs: number): Result<void, StoreError> {
+/** Shown mail set aside past the TTL: whatever its reader's session recorded, it has expired. Looks
+ * at no more than `looksMax` entries; says how many it looked at. */
+function pruneAside(ctx: BusContext, folder: string, beforeMs: number, looksMax: number): Result<number, StoreError> {
+  if (looksMax <= 0 || beforeMs === Number.NEGATIVE_INFINITY) return ok(0);
   const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) return there.map(() => undefined);
+  if (there.isErr() || !there.value) {
+    forgetTurn(ctx, folder);
+    return there.map(() => 0);
+  }
   const names: string[] = [];
   const scanned = scanFolder(ctx.fs, folder, asideListedMax, (entry) => names.push(entry.name));
   if (scanned.isErr()) return err(scanned.error);
-  for (const name of names) {
+  // `<reader pid>~<message file>`: each reader's oldest first.
+  const turn = takeTurn(ctx, folder, names, looksMax);
+  for (const name of turn) {
     const done = expire(ctx, `${folder}/${name}`, beforeMs);
     if (done.isErr()) return err(done.error);
   }
-  return ok(undefined);
+  return ok(turn.length);
 }
 
 /** No entry but an empty aside folder: the inbox holds nothing (a dot-file keeps it, as ever). */

@@ -75,7 +75,7 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     dropAside: (id, entries) => dropAside(ctx, id, entries),
     restoreAside: (id, entries) => restoreShown(ctx, id, entries),
     countInbox: (id) => countInbox(ctx, id),
-    pruneInbox: (id, beforeMs, dropEmpty) => pruneInbox(ctx, id, beforeMs, dropEmpty),
+    pruneInbox: (id, beforeMs, dropEmpty, looksMax) => pruneInbox(ctx, id, beforeMs, dropEmpty, looksMax),
     listInboxes: () => listInboxes(ctx),
     openInbox: (id) => openInbox(ctx, id),
     inboxPath: (id) => inboxFolder(ctx, id),

@@ -1,10 +1,10 @@
 // The physical prune (on status and claim): claims listed before records, so a claim made in
 // the middle of it keeps its owner; then the plan, applied.
 import { err, ok, type Result } from "neverthrow";
-import type { StoredOffer } from "../../../ports/bus/bus-store.js";
+import type { FileCount, StoredOffer } from "../../../ports/bus/bus-store.js";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
-import { ownerReadsMax, tmpLeftoverAgeMs } from "../limits.js";
+import { ownerReadsMax, pruneFilesLookedMax, tmpLeftoverAgeMs } from "../limits.js";
 import { planPrune } from "../prune-rules.js";
 import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
@@ -28,7 +28,7 @@ interface PruneOutcome {
   claimsReaped: number;
   messagesExpired: number;
   /** Files left in each inbox the prune walked: the unread badges, without a second listing. */
-  unread: Map<string, number>;
+  unread: Map<string, FileCount>;
 }
 
 function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome, BusError> {
@@ -67,14 +67,7 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
   const reaped = ctx.store.removeClaims(reap).isOk() ? reap.length : 0;
   const unmarked = plan.removeMarks.filter((mark) => !stillThere.has(mark.owner));
   if (unmarked.length > 0) ctx.store.removeMarks(unmarked);
-  let messagesExpired = 0;
-  const unread = new Map<string, number>();
-  for (const { id, dropEmpty } of plan.pruneInboxes) {
-    const pruned = ctx.store.pruneInbox(id, plan.messagesBeforeMs, dropEmpty);
-    if (pruned.isErr()) continue;
-    messagesExpired += pruned.value.removed;
-    unread.set(id, pruned.value.left);
-  }
+  const { messagesExpired, unread } = pruneInboxes(ctx, plan.pruneInboxes, plan.messagesBeforeMs);
   const offers = peers.value.truncated ? [] : pruneOffers(ctx, peers.value.sessions, selfId);
   ctx.store.sweepTmp(nowMs, tmpLeftoverAgeMs);
   return ok({
@@ -88,6 +81,36 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
     messagesExpired,
     unread,
   });
+}
+
+/** Per bus: the inbox where the last prune's budget ran out; the next prune begins after it (that
+ * inbox's own turn goes on when the round comes back), so a huge inbox early in the order does not
+ * leave the ones after it never looked at. */
+const nextInbox = new WeakMap<BusContext, string>();
+
+/** Every inbox loses its expired mail, within one budget of files looked at (pruneFilesLookedMax)
+ * for them all; each is still listed, for its unread count. */
+function pruneInboxes(
+  ctx: BusContext,
+  inboxes: readonly { id: string; dropEmpty: boolean }[],
+  beforeMs: number,
+): { messagesExpired: number; unread: Map<string, FileCount> } {
+  const from = nextInbox.get(ctx);
+  const at = from === undefined ? -1 : inboxes.findIndex((inbox) => inbox.id > from);
+  const ordered = at <= 0 ? inboxes : [...inboxes.slice(at), ...inboxes.slice(0, at)];
+  nextInbox.delete(ctx);
+  let looksLeft = pruneFilesLookedMax;
+  let messagesExpired = 0;
+  const unread = new Map<string, FileCount>();
+  for (const { id, dropEmpty } of ordered) {
+    const pruned = ctx.store.pruneInbox(id, beforeMs, dropEmpty, looksLeft);
+    if (pruned.isErr()) continue;
+    messagesExpired += pruned.value.removed;
+    unread.set(id, pruned.value.left);
+    looksLeft -= pruned.value.looked;
+    if (looksLeft <= 0 && !nextInbox.has(ctx)) nextInbox.set(ctx, id);
+  }
+  return { messagesExpired, unread };
 }
 
 /** When sessions/ was cut at its bound: the owners of claims the listing did not reach, read by their

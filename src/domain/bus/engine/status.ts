@@ -1,6 +1,6 @@
 // `status` (a read that prunes; never joins) and the board's snapshot (a read that prunes nothing).
 import { err, ok, type Result } from "neverthrow";
-import type { StoredOffer } from "../../../ports/bus/bus-store.js";
+import type { FileCount, StoredOffer } from "../../../ports/bus/bus-store.js";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
 import { liveHolder } from "../claim-rules.js";
@@ -23,6 +23,8 @@ export interface SessionRow {
   listening: ListeningState;
   /** Files in its inbox (unreadable ones too); undefined when the count failed. */
   unread: number | undefined;
+  /** The count stopped at the listing's bound: there are `unread` files or more. */
+  unreadAtLeast: boolean;
   claims: string[];
   /** Those of `claims` its edits took (observed): they lapse after its last edit of them. */
   observed: string[];
@@ -57,14 +59,16 @@ function rowOf(
   selfId: string | undefined,
   claims: string[],
   marked: ReadonlySet<string>,
-  unread: ReadonlyMap<string, number>,
+  unread: ReadonlyMap<string, FileCount>,
 ): SessionRow {
+  const count = unread.get(s.record.id) ?? ctx.store.countInbox(s.record.id).unwrapOr(undefined);
   return {
     id: s.record.id,
     label: s.record.label,
     state: s.state === "active" ? "active" : "gone",
     listening: listeningOf(s.record.armed, s.record.wake),
-    unread: unread.get(s.record.id) ?? ctx.store.countInbox(s.record.id).unwrapOr(undefined),
+    unread: count?.files,
+    unreadAtLeast: count?.atLeast ?? false,
     claims,
     observed: claims.filter((key) => marked.has(`${s.record.id}~${s.record.joinToken}~${key}`)),
     self: s.record.id === selfId,
@@ -107,7 +111,7 @@ interface Listed {
   claims: readonly ClaimName[];
   marks: readonly ClaimName[];
   offers: readonly StoredOffer[];
-  unread: ReadonlyMap<string, number>;
+  unread: ReadonlyMap<string, FileCount>;
 }
 
 /** The view of these sessions: expired ones hidden, and only a live owner's claims listed. */

@@ -23,6 +23,8 @@ export interface SessionRow {
   /** `unknown`: a record written before listening was recorded. */
   listening: Listening | "unknown";
   unread: number;
+  /** The count stopped at the listing's bound: there are `unread` files or more. */
+  unreadAtLeast?: boolean;
   /** Claim keys this session holds, repository-relative posix paths. */
   claims: readonly string[];
   cwd: string;

@@ -2,7 +2,7 @@
 // from the top. Lines are plain text (the view styles the title); peer strings are sanitized here.
 import { stripUnsafe, wrapToWidth } from "../../shared/display-width.js";
 import type { BoardSnapshot, ClaimRow, MessageRow, SessionRow, UnreadableRow } from "./board-model.js";
-import { inboxKey, oneLine, type Tab, visibleSessions } from "./board-rows.js";
+import { inboxKey, oneLine, type Tab, unreadCount, visibleSessions } from "./board-rows.js";
 
 interface Pane {
   title: string;
@@ -46,7 +46,7 @@ function sessionPane(row: SessionRow, width: number): Pane {
       ...field("id", [row.id], width),
       ...field("state", [row.state], width),
       ...field("listening", [row.listening], width),
-      ...field("unread", [String(row.unread)], width),
+      ...field("unread", [unreadCount(row)], width),
       ...field("heartbeat", [formatAge(row.heartbeatAgeMs)], width),
       ...field("cwd", [row.cwd], width),
       ...field("claims", row.claims, width),

@@ -39,6 +39,7 @@ function boardSnapshot(view: StatusView, preview: InboxPreview | undefined, nowM
       state: s.state,
       listening: listeningWords(s.listening) as BoardSnapshot["sessions"][number]["listening"],
       unread: s.unread ?? 0,
+      unreadAtLeast: s.unreadAtLeast,
       claims: s.claims,
       cwd: s.cwd,
       heartbeatAgeMs: Math.max(0, nowMs - s.heartbeatMs),

@@ -37,10 +37,14 @@ function plural(count: number, noun: string): string {
 
 const you = (self: boolean) => (self ? " (you)" : "");
 
+/** A session's unread count; one the listing's bound cut reads "at least". */
+export const unreadCount = (row: SessionRow): string =>
+  `${row.unreadAtLeast === true ? "at least " : ""}${row.unread.toLocaleString("en-US")}`;
+
 function sessionCells(row: SessionRow): string[] {
   const listening = row.state === "gone" ? "" : row.listening;
   const label = `${oneLine(row.label)}${you(row.self)}`;
-  return [label, row.state, listening, `${row.unread} unread`, plural(row.claims.length, "claim")];
+  return [label, row.state, listening, `${unreadCount(row)} unread`, plural(row.claims.length, "claim")];
 }
 
 function inboxCells(row: InboxRow): string[] {

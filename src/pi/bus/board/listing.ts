@@ -1,7 +1,7 @@
 // /sessions outside the TUI: the board's sessions and claims as plain lines, for ctx.ui.notify in
 // rpc and stderr in print and json. Peer strings are sanitized: a terminal may show them raw.
 import type { BoardSnapshot, SessionRow } from "./board-model.js";
-import { oneLine, visibleSessions } from "./board-rows.js";
+import { oneLine, unreadCount, visibleSessions } from "./board-rows.js";
 
 function selfLine(snapshot: BoardSnapshot): string {
   const self = snapshot.self;
@@ -13,7 +13,7 @@ function sessionLine(row: SessionRow): string {
   const label = `${oneLine(row.label)}${row.self ? " (you)" : ""}`;
   const listening = row.state === "gone" ? "" : `, ${row.listening}`;
   const claims = row.claims.length === 0 ? "no claims" : `claims: ${row.claims.map(oneLine).join(", ")}`;
-  return `  ${label} (${oneLine(row.id)}): ${row.state}${listening}, ${row.unread} unread, ${claims}`;
+  return `  ${label} (${oneLine(row.id)}): ${row.state}${listening}, ${unreadCount(row)} unread, ${claims}`;
 }
 
 /** The compact listing: this session, every session with its state, listening, unread count and

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { scanFolder } from "../../../../src/adapters/fs/bus/fs-bus-folders.js";
 import type { FsLike } from "../../../../src/adapters/fs/shared/fs-like.js";
-import { messageTtlMs } from "../../../../src/domain/bus/limits.js";
+import { messageTtlMs, pruneFilesLookedMax } from "../../../../src/domain/bus/limits.js";
 import { type Backend, backends } from "../backends.js";
 import { anyTime, bob, busMessage, busStore } from "./bus-fixtures.js";
 
@@ -96,7 +96,7 @@ describe.each(backends)("a big inbox and dot-files on $name", ({ make }) => {
       b.raw.write(`${b.root}/${folder}/.fresh`, "x");
       b.raw.touch(`${b.root}/${folder}/.fresh`, nowMs);
     }
-    store.pruneInbox(bob, nowMs - messageTtlMs, false)._unsafeUnwrap();
+    store.pruneInbox(bob, nowMs - messageTtlMs, false, pruneFilesLookedMax)._unsafeUnwrap();
     store.sweepTmp(nowMs, 60 * 60_000)._unsafeUnwrap();
     for (const folder of [`inbox/${bob}`, "sessions", "claims"]) {
       expect(b.raw.exists(`${b.root}/${folder}/.old`), folder).toBe(false);

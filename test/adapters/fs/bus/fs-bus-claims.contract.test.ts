@@ -181,7 +181,7 @@ describe.each(backends)("fs bus store claims on $name", ({ make }) => {
     expect(store.removeRecord(alice, tokenA).isOk()).toBe(true);
     expect(store.createClaims(alice, tokenA, "a", ["x"]).isOk()).toBe(true);
     expect(store.deliver(busMessage("m1"), 1).isErr()).toBe(true);
-    expect(store.pruneInbox(bob, Number.MAX_SAFE_INTEGER, true).isErr()).toBe(true);
+    expect(store.pruneInbox(bob, Number.MAX_SAFE_INTEGER, true, 1).isErr()).toBe(true);
     expect(store.sweepTmp(Number.MAX_SAFE_INTEGER, 0).isOk()).toBe(true);
     expect(snapshot(b, b.outside)).toEqual(before);
   });

@@ -1,7 +1,7 @@
 // The bus store's contract on node fs and memfs alike: the layout and modes, records, the inbox.
 // Claims, the tmp sweep and hostile entries are in fs-bus-claims.contract.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { recordBytesMax } from "../../../../src/domain/bus/limits.js";
+import { pruneFilesLookedMax, recordBytesMax } from "../../../../src/domain/bus/limits.js";
 import type { BusStore } from "../../../../src/ports/bus/bus-store.js";
 import { type Backend, backends } from "../backends.js";
 import { alice, anyTime, bob, busMessage, busStore, carol, sessionRecord, tokenA, tokenB } from "./bus-fixtures.js";
@@ -260,11 +260,11 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       b.raw.mkdir(`${inbox}/folder.json`);
       b.raw.symlink(`${b.outside}/x`, `${inbox}/${fileOf("link")}`);
       b.raw.write(`${inbox}/.hidden`, "x");
-      expect(store.countInbox(bob)._unsafeUnwrap()).toBe(1);
+      expect(store.countInbox(bob)._unsafeUnwrap()).toEqual({ files: 1, atLeast: false });
       const peek = store.peekInbox(bob, 50, anyTime)._unsafeUnwrap();
       expect(peek.files).toBe(1);
       expect(peek.entries.map((e) => e.name)).toEqual([fileOf("m1")]);
-      expect(store.countInbox(carol)._unsafeUnwrap()).toBe(0);
+      expect(store.countInbox(carol)._unsafeUnwrap()).toEqual({ files: 0, atLeast: false });
       expect(store.peekInbox(carol, 5, anyTime)._unsafeUnwrap()).toEqual({ entries: [], files: 0 });
     });
 
@@ -307,20 +307,36 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       b.raw.touch(`${inbox}/${fileOf("new")}`, cutoffMs + 60_000);
       b.raw.write(`${b.outside}/target`, "keep");
       b.raw.symlink(`${b.outside}/target`, `${inbox}/link`);
-      expect(store.pruneInbox(bob, cutoffMs, true)._unsafeUnwrap()).toEqual({ removed: 2, left: 1 });
+      expect(store.pruneInbox(bob, cutoffMs, true, pruneFilesLookedMax)._unsafeUnwrap()).toEqual({
+        removed: 2,
+        left: { files: 1, atLeast: false },
+        looked: 3,
+      });
       expect(b.raw.list(inbox)).toEqual([fileOf("new")]);
-      expect(store.countInbox(bob)._unsafeUnwrap()).toBe(1);
+      expect(store.countInbox(bob)._unsafeUnwrap()).toEqual({ files: 1, atLeast: false });
       expect(b.raw.read(`${b.outside}/target`)).toBe("keep");
     });
 
     it("drops an inbox left empty only when asked, and never one that still holds mail", () => {
       store.deliver(busMessage("m1"), sentAtMs);
-      expect(store.pruneInbox(bob, 0, true)._unsafeUnwrap()).toEqual({ removed: 0, left: 1 });
+      expect(store.pruneInbox(bob, 0, true, pruneFilesLookedMax)._unsafeUnwrap()).toEqual({
+        removed: 0,
+        left: { files: 1, atLeast: false },
+        looked: 1,
+      });
       expect(b.raw.exists(at(`inbox/${bob}`))).toBe(true);
       store.consume(bob, [fileOf("m1")]);
-      expect(store.pruneInbox(bob, 0, false)._unsafeUnwrap()).toEqual({ removed: 0, left: 0 });
+      expect(store.pruneInbox(bob, 0, false, pruneFilesLookedMax)._unsafeUnwrap()).toEqual({
+        removed: 0,
+        left: { files: 0, atLeast: false },
+        looked: 0,
+      });
       expect(b.raw.exists(at(`inbox/${bob}`))).toBe(true);
-      expect(store.pruneInbox(bob, 0, true)._unsafeUnwrap()).toEqual({ removed: 0, left: 0 });
+      expect(store.pruneInbox(bob, 0, true, pruneFilesLookedMax)._unsafeUnwrap()).toEqual({
+        removed: 0,
+        left: { files: 0, atLeast: false },
+        looked: 0,
+      });
       expect(b.raw.exists(at(`inbox/${bob}`))).toBe(false);
       expect(b.raw.list(at("tmp"))).toEqual([]);
     });
@@ -341,7 +357,9 @@ describe.each(backends)("fs bus store on $name", ({ make }) => {
       expect(store.peekInbox(bob, 5, anyTime)._unsafeUnwrapErr()).toEqual(refused);
       expect(store.countInbox(bob)._unsafeUnwrapErr()).toEqual(refused);
       expect(store.consume(bob, [fileOf("m0")])._unsafeUnwrapErr()).toEqual(refused);
-      expect(store.pruneInbox(bob, Number.MAX_SAFE_INTEGER, true)._unsafeUnwrapErr()).toEqual(refused);
+      expect(store.pruneInbox(bob, Number.MAX_SAFE_INTEGER, true, pruneFilesLookedMax)._unsafeUnwrapErr()).toEqual(
+        refused,
+      );
       expect(store.deliver(busMessage("m1"), sentAtMs)._unsafeUnwrapErr()).toEqual(refused);
       expect(b.raw.list(b.outside)).toEqual([fileOf("m0")]);
     });
