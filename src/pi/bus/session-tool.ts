@@ -5,7 +5,6 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Result } from "neverthrow";
 import { type BusError, describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusEngine, JoinRequest } from "../../domain/bus/engine/index.js";
-import { inboxLimitDefault, inboxLimitMax, messageTextCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { lineComponent } from "../shared/line-component.js";
 import { renderToolResult, type ViewTheme } from "../shared/tool-view.js";
