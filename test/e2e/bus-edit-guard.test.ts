@@ -2,7 +2,7 @@
 // a live holder's path is refused to the edit and write of a joined and of an unjoined session, the
 // holder's own edit goes through, a gone holder's claim stops nobody, a stopped (SIGSTOP) holder's
 // claim still does, and a joined session's edit claims the file it touches (observed).
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -80,6 +80,18 @@ describe("the edit check between real Pi sessions", () => {
     // An unjoined session's edit claims nothing.
     expect((await callSession(s, edit("c.ts"), "edit")).isError).toBe(false);
     expect(readClaims(busFolder(sandbox)).filter((c) => c.key === "c.ts")).toEqual([]);
+  });
+
+  it("an observed claim lapses 15 minutes after its holder's last edit: then another session's edit goes through", async () => {
+    const claims = join(busFolder(sandbox), "claims");
+    const ofB = readdirSync(claims).filter((name) => name.includes("b.ts") && name.includes(peer.id));
+    expect(ofB.some((name) => name.startsWith("!"))).toBe(true);
+    // Its last edit, 16 minutes ago (the names are links of one file: its mtime is the last edit).
+    const past = new Date(Date.now() - 16 * 60_000);
+    utimesSync(join(claims, ofB[0] ?? ""), past, past);
+    const written = await callSession(s, { path: "b.ts", content: "three\n" }, "write");
+    expect(written.isError).toBe(false);
+    expect(readFileSync(join(repo, "b.ts"), "utf8")).toBe("three\n");
   });
 
   it("a stopped holder's claim still holds; a holder killed with -9 holds nothing", async () => {
