@@ -1,26 +1,16 @@
 // What an observed claim adds to a claim: a mark (`!<path claim's name>`, one more link of the claim's
 // file) and its time, the file's mtime, stamped at every edit of the path. The time is read only
 // for a claim in someone's way, so a listing stays the whole cost of a check.
-import { err, ok, type Result } from "neverthrow";
+import { ok, type Result } from "neverthrow";
 import type { ClaimName } from "../../../domain/bus/bus-files.js";
 import { encodeClaimName, encodeMarkName } from "../../../domain/bus/claim-key.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { type BusContext, folderPath, folderThere, lstatIfThere, unlinkIfThere } from "./fs-bus-folders.js";
+import { unlinkNamed } from "./fs-bus-claims.js";
+import { type BusContext, folderPath, lstatIfThere } from "./fs-bus-folders.js";
 
 export function removeMarks(ctx: BusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
-  const folder = folderPath(ctx, "claims");
-  const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) return there.map(() => undefined);
-  let failure: StoreError | undefined;
-  for (const claim of claims) {
-    const name = encodeMarkName(claim);
-    // A mark that has no name was never made.
-    if (name.isErr()) continue;
-    const gone = unlinkIfThere(ctx.fs, `${folder}/${name.value}`);
-    if (gone.isErr() && failure === undefined) failure = gone.error;
-  }
-  return failure === undefined ? ok(undefined) : err(failure);
+  return unlinkNamed(ctx, claims, encodeMarkName);
 }
 
 export function claimTimes(ctx: BusContext, claims: readonly ClaimName[]): Result<Map<ClaimName, number>, StoreError> {

@@ -172,15 +172,24 @@ function linkAll(ctx: BusContext, draft: string, paths: readonly string[], made:
 /** Unlinks each claim's file; one already gone counts as removed. Every claim is tried, and the
  * first failure is returned. */
 export function removeClaims(ctx: BusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
+  return unlinkNamed(ctx, claims, encodeClaimName);
+}
+
+/** Unlinks the file `name` gives each claim in claims/ (a claim's own, or its mark); a claim with no
+ * name was never made (a listing decodes only valid names), and one already gone counts as removed. */
+export function unlinkNamed(
+  ctx: BusContext,
+  claims: readonly ClaimName[],
+  name: (claim: ClaimName) => Result<string, unknown>,
+): Result<void, StoreError> {
   const folder = folderPath(ctx, "claims");
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => undefined);
   let failure: StoreError | undefined;
   for (const claim of claims) {
-    const name = encodeClaimName(claim);
-    // A claim that has no name was never made (listClaims decodes only valid names).
-    if (name.isErr()) continue;
-    const gone = unlinkIfThere(ctx.fs, `${folder}/${name.value}`);
+    const named = name(claim);
+    if (named.isErr()) continue;
+    const gone = unlinkIfThere(ctx.fs, `${folder}/${named.value}`);
     if (gone.isErr() && failure === undefined) failure = gone.error;
   }
   return failure === undefined ? ok(undefined) : err(failure);
