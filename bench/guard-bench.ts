@@ -7,11 +7,17 @@
 // path a peer holds (the holder's record and the claim's time are read too, for the refusal).
 import { lstatSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { stampClaims } from "../src/adapters/node/claimed-files.js";
+import { claimedWrites } from "../src/domain/bus/claimed-writes.js";
+import { shellWatchFilesMax } from "../src/domain/bus/limits.js";
 import { type BusFigure, freshBus } from "./bus-bench.js";
 import { alternate } from "./fs-bench.js";
 import { median, nowUs, percentile } from "./stats.js";
 
 export interface GuardFigures {
+  /** The look before and after a bash call (200 claimed files stamped twice, and compared) against
+   * the same 400 lstats done bare. Reading the claims, once a call, is the edit check's cost. */
+  bashGuard: BusFigure;
   claimCheck: BusFigure;
   /** The same check against the listing plus the path's resolution, done bare. */
   claimCheckChecked: BusFigure;
@@ -78,5 +84,68 @@ export async function benchClaimCheck(quick: boolean): Promise<GuardFigures> {
     rounds,
     perRound,
   });
-  return { claimCheck: figure(free), claimCheckChecked: figure(checked), claimCheckHeld: figure(held) };
+  return {
+    claimCheck: figure(free),
+    claimCheckChecked: figure(checked),
+    claimCheckHeld: figure(held),
+    bashGuard: await benchBashGuard(rounds, perRound / 5),
+  };
+}
+
+const statRound = (paths: readonly string[]) => {
+  for (const path of paths) lstatSync(path, { throwIfNoEntry: false });
+};
+
+/** `bashGuard`: 200 claimed files (20 live sessions, 10 each), looked at before and after a call. */
+async function benchBashGuard(rounds: number, perRound: number): Promise<BusFigure> {
+  const samples = { ours: [] as number[], floor: [] as number[], ratios: [] as number[] };
+  for (let r = -1; r < rounds; r++) {
+    const bus = freshBus("bash", { peers: 20, claimsPerPeer: 10, joined: false });
+    const paths: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      mkdirSync(join(bus.repo, "peers", `p${i}`), { recursive: true });
+      for (let k = 0; k < 10; k++) {
+        const path = join(bus.repo, "peers", `p${i}`, `file-${k}.ts`);
+        writeFileSync(path, "");
+        paths.push(path);
+      }
+    }
+    const ours: number[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < perRound; i++) {
+      alternate(
+        i,
+        () => {
+          const t0 = nowUs();
+          statRound(paths);
+          statRound(paths);
+          floor.push(nowUs() - t0);
+        },
+        () => {
+          const claims = bus.engine.watchedClaims();
+          if (claims.isErr()) throw new Error(`watchedClaims: ${JSON.stringify(claims.error)}`);
+          const t0 = nowUs();
+          const before = stampClaims(claims.value, shellWatchFilesMax);
+          const after = stampClaims(claims.value, shellWatchFilesMax);
+          const writes = claimedWrites(before, after);
+          ours.push(nowUs() - t0);
+          const stamped = before.claims.reduce((n, c) => n + c.files.size, 0);
+          if (writes.length !== 0 || stamped !== 200) throw new Error(`bash guard stamped ${stamped}`);
+        },
+      );
+    }
+    bus.engine.shutdown("quit");
+    if (r < 0) continue;
+    samples.ours.push(...ours);
+    samples.floor.push(...floor);
+    samples.ratios.push(median(ours) / median(floor));
+  }
+  return {
+    oursUs: median(samples.ours),
+    floorUs: median(samples.floor),
+    roundRatioMin: percentile(samples.ratios, 0),
+    roundRatioMax: percentile(samples.ratios, 100),
+    rounds,
+    perRound,
+  };
 }

@@ -38,6 +38,7 @@ const goals = {
   busWakeP50: 1.5,
   boardPollMaxBlockMs: 50,
   claimCheck: 2,
+  bashGuard: 1.5,
 };
 
 async function benchSimulator(seeds: number): Promise<{ messagesPerSecond: number; seeds: number }> {
@@ -97,13 +98,14 @@ function guardRatios(guard: GuardFigures) {
     claimCheck: guard.claimCheck.oursUs / guard.claimCheck.floorUs,
     claimCheckChecked: guard.claimCheckChecked.oursUs / guard.claimCheckChecked.floorUs,
     claimCheckHeld: guard.claimCheckHeld.oursUs / guard.claimCheckHeld.floorUs,
+    bashGuard: guard.bashGuard.oursUs / guard.bashGuard.floorUs,
   };
 }
 
 function printGuards(guard: GuardFigures): void {
   const us = (v: number) => `${round(v, 1)} µs`;
   const ratios = guardRatios(guard);
-  const { claimCheck, claimCheckChecked, claimCheckHeld } = guard;
+  const { claimCheck, claimCheckChecked, claimCheckHeld, bashGuard } = guard;
   console.log(
     line("edit check, 100 held", us(claimCheck.oursUs), us(claimCheck.floorUs), ratios.claimCheck, goals.claimCheck),
   );
@@ -118,6 +120,15 @@ function printGuards(guard: GuardFigures): void {
   );
   console.log(
     line("edit check of a held path", us(claimCheckHeld.oursUs), us(claimCheckHeld.floorUs), ratios.claimCheckHeld),
+  );
+  console.log(
+    line(
+      "bash guard, 200 claimed files",
+      us(bashGuard.oursUs),
+      us(bashGuard.floorUs),
+      ratios.bashGuard,
+      goals.bashGuard,
+    ),
   );
 }
 

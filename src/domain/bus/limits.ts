@@ -47,6 +47,13 @@ export const observedLapseMs = 15 * 60_000;
 export const offersListedMax = 1_000;
 /** Largest offer file read: its keys at their caps, JSON-escaped at worst, and the fields around them. */
 export const offerBytesMax = pathsPerCallMax * (pathCharsMax * 6 + 3) + 16 * 1024;
+/** Files under live peers' claims one shell call's before-and-after look stamps, in all; past it the
+ * rest are not checked, and the tool result says so. */
+export const shellWatchFilesMax = 2_000;
+/** Claimed files one shell call's report names; the rest are counted. */
+export const shellWritesNamedMax = 8;
+/** The command's first line, as a holder's event quotes it, is cut here (code points). */
+export const shellCommandShownCharsMax = 200;
 /** Claims one claim call reaps as orphans (the rest wait for the next call). */
 export const reapPerCallMax = 1_000;
 /** Rows of ended sessions (their process provably gone) a prune keeps for the board, newest first;

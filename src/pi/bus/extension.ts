@@ -16,6 +16,7 @@ import { noticeContent, noticeIds, noticeType, readNoticeDetails } from "./notic
 import { renderNotice } from "./notice-view.js";
 import { type BusAccess, registerSessionTool } from "./session-tool.js";
 import { registerSessionsCommand } from "./sessions-command.js";
+import { registerShellWatch } from "./shell-watch.js";
 import { createShortIds } from "./short-ids.js";
 import { dropStaleNotices } from "./stale-notices.js";
 
@@ -170,6 +171,7 @@ export function sessionBusCore(pi: ExtensionAPI): void {
   registerEditGuard(pi, access);
   registerSessionTool(pi, access);
   registerGitGuard(pi, access);
+  registerShellWatch(pi, access);
   registerSessionsCommand(pi, access);
   provideJoin(pi, access);
 }

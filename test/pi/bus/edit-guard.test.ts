@@ -145,3 +145,52 @@ describe("status names observed claims and standing offers", () => {
     expect(text).toMatch(/\nOffers:\n- lead \([^)]+\) offers peer the claims on src\/a\.ts \(handoff [0-9a-f-]+\)$/);
   });
 });
+
+describe("shell writes: seen after the call, named to the model and to the holder", () => {
+  async function bash(session: BusSession, id: string, command: string, effect: () => void) {
+    const input = { command };
+    await session.pi.fire("tool_call", { toolCallId: id, toolName: "bash", input }, session.context);
+    effect();
+    const content = [{ type: "text", text: "(output)" }];
+    const results = (await session.pi.fire(
+      "tool_result",
+      { toolCallId: id, toolName: "bash", input, content, isError: false, details: undefined },
+      session.context,
+    )) as Array<{ content?: Array<{ type: string; text?: string }> }>;
+    await session.pi.fire("tool_execution_end", { toolCallId: id, toolName: "bash" }, session.context);
+    return results
+      .at(-1)
+      ?.content?.map((c) => c.text ?? "")
+      .join("\n");
+  }
+
+  it("names a claimed file a command changed, whose claim it is and what to do; the holder gets an event", async () => {
+    const lead = await leadHolding(["src/a.ts", "docs"]);
+    const solo = await sandbox.started(ids.solo);
+    const text = await bash(solo, "b1", "echo x >> src/a.ts && touch docs/new.md\nmore", () => {
+      writeFileSync(join(sandbox.repo, "src/a.ts"), "a\nx\n");
+      mkdirSync(join(sandbox.repo, "docs"), { recursive: true });
+      writeFileSync(join(sandbox.repo, "docs/new.md"), "");
+    });
+    expect(text).toMatch(/^\(output\)\n\[session-bus\] This command changed files another session has claimed: /);
+    expect(text).toContain(
+      `${sandbox.repo}/src/a.ts (changed; claimed by lead, session 019b0000-0000-7000-8000-00000000a)`,
+    );
+    expect(text).toContain(`${sandbox.repo}/docs/new.md (made; claimed by lead`);
+    expect(text).toMatch(/Their holder was told\. Undo your change to them, or ask lead with the session tool/);
+    const inbox = (await lead.tool({ action: "inbox" })).content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    expect(inbox).toMatch(/^event from session 019b0000 \([^)]+\) · paths: docs, src\/a\.ts\n/);
+    expect(inbox).toMatch(/shell command changed files under your claims: \S+\/docs\/new\.md \(made\), \S+\/src\/a\.ts \(changed\)\./);
+    expect(inbox).toContain("The command: echo x >> src/a.ts && touch docs/new.md");
+    // Sent without joining: the writer is still off the bus.
+    expect(sandbox.records().map((r) => r.label)).toEqual(["lead"]);
+  });
+
+  it("says nothing when the command touched no claimed file, and nothing when nobody holds anything", async () => {
+    await leadHolding(["src/a.ts"]);
+    const solo = await sandbox.started(ids.solo);
+    expect(
+      await bash(solo, "b2", "echo y > notes.txt", () => writeFileSync(join(sandbox.repo, "notes.txt"), "y")),
+    ).toBe(undefined);
+  });
+});

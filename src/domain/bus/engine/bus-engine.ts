@@ -11,8 +11,9 @@ import { type InboxPreview, type InboxRead, inboxIds, peekInbox, readInbox, sett
 import { createLifecycle, type ShutdownReason } from "./lifecycle.js";
 import { createListening } from "./listening.js";
 import { createMembership, type JoinReport, type JoinRequest, type SessionIdentity } from "./membership.js";
-import { type PeerClaim, peerClaims } from "./peer-claims.js";
+import { type PeerClaim, peerClaims, type WatchedClaim, watchedClaims } from "./peer-claims.js";
 import { type SendReport, type SendRequest, send } from "./send.js";
+import { type ClaimedWriteReport, reportClaimedWrites } from "./shell-report.js";
 import { type StatusView, snapshot, status } from "./status.js";
 
 export type StartReason = "startup" | "reload" | "new" | "resume" | "fork";
@@ -36,6 +37,11 @@ export interface BusEngine {
   checkEdit(path: string): Result<EditVerdict, BusError>;
   /** The paths live sessions other than this one hold now (a read). */
   peerClaims(): Result<PeerClaim[], BusError>;
+  /** Live peers' claims with the absolute paths each covers: what a shell call is watched on. */
+  watchedClaims(): Result<WatchedClaim[], BusError>;
+  /** Tells each holder of a claimed file a shell call of this session changed (an event, sent
+   * without joining: the holder must hear of it whoever wrote). */
+  reportClaimedWrites(report: ClaimedWriteReport): Result<string[], BusError>;
   /** Takes the claims a handoff offered this session (its message id), in one step per claim. */
   accept(id: string): Result<AcceptReport, BusError>;
   /** The board's `x`: release these stored keys as they are. */
@@ -97,6 +103,8 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
         return checkEdit(ctx, membership, path);
       }),
     peerClaims: () => open(() => peerClaims(ctx, membership)),
+    watchedClaims: () => open(() => watchedClaims(ctx, membership)),
+    reportClaimedWrites: (report) => open(() => reportClaimedWrites(ctx, membership, report)),
     accept: (id) =>
       open(() => {
         lifecycle.freshen();

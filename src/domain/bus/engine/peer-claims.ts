@@ -60,3 +60,22 @@ function ownersOf(ctx: BusContext, ids: ReadonlySet<string>): Result<JudgedSessi
       : ok(peers.sessions.filter((s) => ids.has(s.record.id))),
   );
 }
+
+/** A live peer's claim with the absolute paths it covers: the file its holder meant (in the holder's
+ * worktree) and, where this session works in another worktree of the repository, the same key there
+ * (a claim holds its key in every worktree). */
+export interface WatchedClaim {
+  key: string;
+  holder: Holder;
+  paths: string[];
+}
+
+export function watchedClaims(ctx: BusContext, membership: Membership): Result<WatchedClaim[], BusError> {
+  return peerClaims(ctx, membership).map((claims) =>
+    claims.map(({ key, holder, root }) => ({
+      key,
+      holder,
+      paths: [...new Set([`${root}/${key}`, `${ctx.place.root}/${key}`])],
+    })),
+  );
+}
