@@ -78,7 +78,11 @@ function logOf(worker: Worker): WorkerLog {
 }
 
 /** Starts the crew, lets them race once all are loaded, and watches claims/ until all are done. */
-async function race(r: BusRepo, seed: number): Promise<{ logs: WorkerLog[]; snapshots: Snapshot[] }> {
+async function race(
+  r: BusRepo,
+  seed: number,
+  mode: { observe: boolean },
+): Promise<{ logs: WorkerLog[]; snapshots: Snapshot[] }> {
   const crew = Array.from({ length: workers }, (_, i) =>
     spawnBusWorker(bundle!.scripts["bus-claimer"], r, i % 2 === 0 ? r.repo : r.worktree, {
       LABEL: `claimer-${i}`,
@@ -89,6 +93,7 @@ async function race(r: BusRepo, seed: number): Promise<{ logs: WorkerLog[]; snap
       HOLD_MS_MAX: "2",
       RELEASE: "always",
       WAIT_GO: "1",
+      OBSERVE: mode.observe ? "1" : "0",
     }),
   );
   await Promise.all(crew.map(({ worker }) => worker.waitFor("ready", (lines) => lines.length > 0, 30_000)));
@@ -114,47 +119,54 @@ async function race(r: BusRepo, seed: number): Promise<{ logs: WorkerLog[]; snap
 }
 
 describe("claims raced by real processes", () => {
-  it(`${workers} processes in two worktrees race ${claimsTotal} claims over overlapping prefixes: never two live holders, and every refusal names a real holder or a lost race`, async () => {
-    const r = repo!;
-    const startedMs = Date.now();
-    const context = `STRESS_SEED=${random.seed}`;
-    try {
-      const { logs, snapshots } = await race(r, random.seed);
-      const attempts = attemptsOf(logs);
-      expect(attempts).toHaveLength(claimsTotal);
-      // By the logs: no two hold windows on colliding keys overlap.
-      expect(doubleHolds(attempts), context).toEqual([]);
-      // Every release took back exactly what its claim took.
-      const releaseProblems = logs.flatMap((log) =>
-        log.releases.filter((rel) => rel.failed !== undefined || rel.released.length !== rel.keys.length),
-      );
-      expect(releaseProblems, context).toEqual([]);
-      // Every refusal names a real holder at that moment, or a race it lost.
-      const refusals = judgeRefusals(attempts);
-      expect(refusals.wrong, context).toEqual([]);
-      // By the observer: every file on disk belongs to a claim in flight or held, never two held at once.
-      const observed = judgeSnapshots(snapshots, attempts);
-      expect(observed.unexplained, context).toEqual([]);
-      expect(observed.doubleHeld, context).toEqual([]);
-
-      // The race was real: many holds and many refusals, and the observer saw claims while it ran.
-      const held = attempts.filter((a) => a.hold !== undefined).length;
-      const refused = attempts.length - held;
-      expect(held).toBeGreaterThan(100);
-      expect(refused).toBeGreaterThan(100);
-      expect(observed.snapshots).toBeGreaterThan(50);
-      // Everyone left: no claim and no record remain.
-      expect(readdirSync(join(r.bus, "claims")).filter((name) => !name.startsWith("."))).toEqual([]);
-      expect(readdirSync(join(r.bus, "sessions"))).toEqual([]);
-      console.info(
-        `bus claim race (${context}): ${attempts.length} claims by ${workers} processes — ${held} held, ${refused} refused ` +
-          `(${refusals.heldByHolder} naming a holder that held, ${refusals.inFlightHolder} naming a holder in flight, ` +
-          `${refusals.lostRace} lost races; ${refusals.conflicts} conflicts named); 0 double holders; observer: ` +
-          `${observed.snapshots} listings, up to ${observed.mostFiles} files, ${observed.transientPairs} transient colliding pairs; ` +
-          `${Date.now() - startedMs} ms`,
-      );
-    } finally {
-      await killAllWorkers();
-    }
-  }, 180_000);
+  for (const mode of [{ observe: false }, { observe: true }]) {
+    const what = mode.observe ? "claims and edits (observed claims)" : "claims";
+    it(`${workers} processes in two worktrees race ${claimsTotal} ${what} over overlapping prefixes: never two live holders, and every refusal names a real holder or a lost race`, async () => {
+      await raceAndJudge(mode);
+    }, 180_000);
+  }
 });
+
+async function raceAndJudge(mode: { observe: boolean }): Promise<void> {
+  const r = repo!;
+  const startedMs = Date.now();
+  const context = `STRESS_SEED=${random.seed}`;
+  try {
+    const { logs, snapshots } = await race(r, random.seed, mode);
+    const attempts = attemptsOf(logs);
+    expect(attempts).toHaveLength(claimsTotal);
+    // By the logs: no two hold windows on colliding keys overlap.
+    expect(doubleHolds(attempts), context).toEqual([]);
+    // Every release took back exactly what its claim took.
+    const releaseProblems = logs.flatMap((log) =>
+      log.releases.filter((rel) => rel.failed !== undefined || rel.released.length !== rel.keys.length),
+    );
+    expect(releaseProblems, context).toEqual([]);
+    // Every refusal names a real holder at that moment, or a race it lost.
+    const refusals = judgeRefusals(attempts);
+    expect(refusals.wrong, context).toEqual([]);
+    // By the observer: every file on disk belongs to a claim in flight or held, never two held at once.
+    const observed = judgeSnapshots(snapshots, attempts);
+    expect(observed.unexplained, context).toEqual([]);
+    expect(observed.doubleHeld, context).toEqual([]);
+
+    // The race was real: many holds and many refusals, and the observer saw claims while it ran.
+    const held = attempts.filter((a) => a.hold !== undefined).length;
+    const refused = attempts.length - held;
+    expect(held).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(100);
+    expect(observed.snapshots).toBeGreaterThan(50);
+    // Everyone left: no claim and no record remain.
+    expect(readdirSync(join(r.bus, "claims")).filter((name) => !name.startsWith("."))).toEqual([]);
+    expect(readdirSync(join(r.bus, "sessions"))).toEqual([]);
+    console.info(
+      `bus claim race (${context}${mode.observe ? ", with edits" : ""}): ${attempts.length} by ${workers} processes — ${held} held, ${refused} refused ` +
+        `(${refusals.heldByHolder} naming a holder that held, ${refusals.inFlightHolder} naming a holder in flight, ` +
+        `${refusals.lostRace} lost races; ${refusals.conflicts} conflicts named); 0 double holders; observer: ` +
+        `${observed.snapshots} listings, up to ${observed.mostFiles} files, ${observed.transientPairs} transient colliding pairs; ` +
+        `${Date.now() - startedMs} ms`,
+    );
+  } finally {
+    await killAllWorkers();
+  }
+}

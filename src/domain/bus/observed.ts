@@ -13,10 +13,12 @@ export function markedTags(marks: readonly ClaimName[]): Set<string> {
   return new Set(marks.map(claimTag));
 }
 
-/** Whether a marked claim last stamped at `stampedMs` (unknown: it is gone) has lapsed by
- * `trustedNowMs`, the time this reader has seen pass (a stepped wall clock lapses nothing). */
+/** Whether a marked claim last stamped at `stampedMs` has lapsed by `trustedNowMs`, the time this
+ * reader has seen pass (a stepped wall clock lapses nothing). A claim whose stamp could not be read
+ * (gone since the listing) has not: its holder may have taken it again under the same name, and a
+ * lapse that removes it would remove the new one. */
 function hasLapsed(stampedMs: number | undefined, trustedNowMs: number): boolean {
-  return stampedMs === undefined || trustedNowMs - stampedMs >= observedLapseMs;
+  return stampedMs !== undefined && trustedNowMs - stampedMs >= observedLapseMs;
 }
 
 /** The marked claims among `claims` that have lapsed, given the stamps read of them. */

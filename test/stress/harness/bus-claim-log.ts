@@ -165,12 +165,13 @@ export interface ObserverVerdict {
 }
 
 /** `<%-encoded key>~<owner>~<join token>`, decoded by hand, the `#<device>-<inode>#` of an existing
- * file's second name dropped (it claims the same key); undefined for any other name. */
+ * file's second name and the `!` of an observed claim's mark dropped (each names the same key);
+ * undefined for any other name. */
 function decodeName(name: string): { key: string; owner: string } | undefined {
   const parts = name.split("~");
   if (parts.length !== 3) return undefined;
   try {
-    return { key: decodeURIComponent(parts[0]!.replace(/^#[0-9]+-[0-9]+#/, "")), owner: parts[1]! };
+    return { key: decodeURIComponent(parts[0]!.replace(/^(?:#[0-9]+-[0-9]+#|!)/, "")), owner: parts[1]! };
   } catch {
     return undefined;
   }

@@ -8,8 +8,11 @@
 //   RELEASE                     "always": release what each claim took; "sometimes": every other
 //                               claim on average, so a kill often finds it holding several
 //   WAIT_GO                     "1": print ready, then start at a `go` line on stdin
+//   OBSERVE                     "1": a third of the turns are an edit's check of one path instead
+//                               (checkEdit: an observed claim when nobody holds it), logged as a claim
 // Stdout: one JSON line per event (bus-worker-io.ts): ready, claim, release, done.
 
+import { err, ok } from "neverthrow";
 import { now, print, readyThenRun, required, sleep, startWorkerSession } from "../harness/bus-worker-io.js";
 import { seededRandom } from "../harness/seeded-random.js";
 
@@ -20,6 +23,7 @@ const pickMax = Number(process.env.PICK_MAX ?? "3");
 const holdMsMax = Number(process.env.HOLD_MS_MAX ?? "2");
 const releaseAlways = (process.env.RELEASE ?? "always") === "always";
 const label = required("LABEL");
+const observe = process.env.OBSERVE === "1";
 
 function pick(): string[] {
   const chosen = new Set<string>();
@@ -29,6 +33,21 @@ function pick(): string[] {
 }
 
 const { id, engine } = startWorkerSession();
+
+/** An edit's check as a claim's outcome: observed (or held already) is a claim of that one key; a
+ * live holder in the way is the refusal a claim would give. */
+function editClaim(path: string): ReturnType<typeof engine.claim> {
+  return engine.checkEdit(path).andThen((verdict) => {
+    switch (verdict.kind) {
+      case "observed":
+        return ok({ claimed: [verdict.key], alreadyHeld: [] });
+      case "held":
+        return err({ kind: "claim-conflict" as const, conflicts: [verdict.conflict], race: verdict.race === true });
+      default:
+        throw new Error(`bus-claimer: an edit of ${path} found it ${verdict.kind}, not observed or held`);
+    }
+  });
+}
 const joined = engine.join({ label, listen: false });
 if (joined.isErr()) throw new Error(`bus-claimer: join failed: ${JSON.stringify(joined.error)}`);
 
@@ -37,9 +56,10 @@ async function run(): Promise<void> {
   for (let n = 1; count === 0 || n <= count; n++) {
     // One turn of the event loop each time: a closed stdin (an orphan) is heard even in a tight loop.
     await new Promise((resolve) => setImmediate(resolve));
-    const asked = pick();
+    const edits = observe && random.int(0, 2) === 0;
+    const asked = edits ? pick().slice(0, 1) : pick();
     const s = now();
-    const claimed = engine.claim(asked);
+    const claimed = edits ? editClaim(asked[0] as string) : engine.claim(asked);
     const e = now();
     if (claimed.isErr()) {
       print({ ev: "claim", n, s, e, paths: asked, ok: false, error: claimed.error });

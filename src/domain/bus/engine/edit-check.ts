@@ -20,8 +20,9 @@ export type EditVerdict =
   | { kind: "own" }
   /** Nobody held it: this session's edit claimed it now (observed). */
   | { kind: "observed"; key: string }
-  /** A live session holds it: the edit must not go ahead. */
-  | { kind: "held"; conflict: ClaimConflict; sinceMs: number | undefined };
+  /** A live session holds it: the edit must not go ahead. `race`: its observed claim met another
+   * session's claim made at the same moment, and both let go. */
+  | { kind: "held"; conflict: ClaimConflict; sinceMs: number | undefined; race?: boolean };
 
 export function checkEdit(ctx: BusContext, membership: Membership, path: string): Result<EditVerdict, BusError> {
   const identity = membership.identity();
@@ -56,7 +57,8 @@ export function checkEdit(ctx: BusContext, membership: Membership, path: string)
   if (claimed.isOk()) return ok(mine === undefined ? { kind: "observed", key: target.value.key } : { kind: "own" });
   const lost = claimed.error;
   if (lost.kind !== "claim-conflict" || lost.conflicts[0] === undefined) return err(lost);
-  return ok({ kind: "held", conflict: lost.conflicts[0], sinceMs: since(ctx, claims, lost.conflicts[0]) });
+  const conflict = lost.conflicts[0];
+  return ok({ kind: "held", conflict, sinceMs: since(ctx, claims, conflict), race: lost.race });
 }
 
 /** A claim of this key or of a folder above it. */

@@ -17,6 +17,5 @@ export function lapsedObserved(
   const stamps = ctx.store.claimTimes(observed);
   if (stamps.isErr()) return new Set();
   const trustedNowMs = ctx.silence.trustedNow(ctx.clock.now(), ctx.clock.monotonic());
-  // A claim gone since the listing has no stamp: it holds nothing either way.
   return lapsedClaims(observed, marked, stamps.value, trustedNowMs);
 }
