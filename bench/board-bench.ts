@@ -1,7 +1,8 @@
 // The /sessions board at the size the store accepts: 20,000 claims (one listing of claims/ holds no
 // more), most held by one live session, beside the bench bus's 20 peers and their mail. The real
-// board component polls the real engine once a second, with its Claims tab open; a 1 ms libuv timer
-// records the longest time Pi's loop would run nothing else (goal ≤ 50 ms).
+// board component polls the real engine once a second, with its Claims tab open, reading in steps as
+// /sessions does (a page of claims/ per turn of the loop); a 1 ms libuv timer records the longest
+// time Pi's loop would run nothing else (goal ≤ 50 ms).
 import { readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { createProcessProbe } from "../src/adapters/node/proc-probe.js";
 import type { SessionRecord } from "../src/domain/bus/bus-files.js";
 import { claimsListedMax } from "../src/domain/bus/limits.js";
 import { createBoard } from "../src/pi/bus/board/board.js";
-import { readBoardSnapshot } from "../src/pi/bus/board/board-read.js";
+import { readBoardSnapshot, readBoardSnapshotSteps } from "../src/pi/bus/board/board-read.js";
 import { freshBus } from "./bus-bench.js";
 import { median, nowUs, round } from "./stats.js";
 
@@ -23,9 +24,12 @@ export interface BoardFigures {
   polls: number;
   /** The longest stall of the loop while the board was open, its first read included (goal ≤ 50 ms). */
   longestBlockMs: number;
-  /** Per poll: the snapshot read, and one render of the screen. */
+  /** Per poll: the snapshot read (its steps summed), and one render of the screen. */
   readMedianMs: number;
   readMaxMs: number;
+  /** The longest single step of a read (one turn of the loop), and the steps one read took. */
+  stepMaxMs: number;
+  stepsPerRead: number;
   renderMedianMs: number;
   renderMaxMs: number;
   /** One readdirSync of claims/, the least any reader of every claim pays: tells the machine from the board. */
@@ -72,13 +76,25 @@ export async function benchBoard(polls: number): Promise<BoardFigures> {
   addHog(bus);
   const claims = readdirSync(join(bus.root, "claims")).length;
   const reads: number[] = [];
+  const steps: number[] = [];
   const renders: number[] = [];
   const actions = {
-    snapshot() {
-      const t0 = nowUs();
-      const snapshot = readBoardSnapshot(bus.engine);
-      reads.push((nowUs() - t0) / 1000);
-      return snapshot;
+    snapshot: () => readBoardSnapshot(bus.engine),
+    readSteps() {
+      const read = readBoardSnapshotSteps(bus.engine);
+      let spentMs = 0;
+      return {
+        step() {
+          const t0 = nowUs();
+          const snapshot = read.step();
+          const ms = (nowUs() - t0) / 1000;
+          steps.push(ms);
+          spentMs += ms;
+          if (snapshot !== undefined) reads.push(spentMs);
+          return snapshot;
+        },
+        cancel: () => read.cancel(),
+      };
     },
     toggleListening: () => ({ ok: true, message: "" }),
     release: () => ({ ok: true, message: "" }),
@@ -125,6 +141,8 @@ export async function benchBoard(polls: number): Promise<BoardFigures> {
     longestBlockMs: round(delay.max / 1e6, 1),
     readMedianMs: round(median(reads), 2),
     readMaxMs: round(Math.max(...reads), 2),
+    stepMaxMs: round(Math.max(...steps), 2),
+    stepsPerRead: round(steps.length / reads.length, 1),
     renderMedianMs: round(median(renders), 2),
     renderMaxMs: round(Math.max(...renders), 2),
     listingFloorMs: round(median(listings), 2),

@@ -40,7 +40,7 @@ function changeOf(before: FileStamp | undefined, after: FileStamp | undefined): 
 }
 
 /** Every claimed file whose stamp differs between the two looks (a file the second look found that
- * the first did not, under a claimed folder, was made). */
+ * the first did not, under a claimed folder, was made), in path order. */
 export function claimedWrites(before: WatchLook, after: WatchLook): ClaimedWrite[] {
   const writes: ClaimedWrite[] = [];
   after.claims.forEach((look, at) => {
@@ -51,5 +51,6 @@ export function claimedWrites(before: WatchLook, after: WatchLook): ClaimedWrite
       if (change !== undefined) writes.push({ path, key: look.key, holder: look.holder, change });
     }
   });
-  return writes;
+  // By path: the listing's order is the file system's, and a report should read the same every time.
+  return writes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -88,6 +88,9 @@ export const recordsListedMax = 20_000;
 export const silenceWatchIdsMax = recordsListedMax;
 /** Entries one listing of claims/ reads: the one listing a claim check costs. */
 export const claimsListedMax = 20_000;
+/** Entries of claims/ one slice of the board's read lists (dot-files too): the board gives Pi's loop
+ * back between slices, so even a full claims/ never holds it for one whole listing. */
+export const claimsPageEntriesMax = 2_000;
 /** Entries one listing of an inbox reads (peek, count, prune); past it the front is the front of what was read. */
 export const inboxEntriesMax = 20_000;
 /** Dot-files one listing passes over, counted apart from its entries: never data, so they cannot

@@ -6,7 +6,7 @@ import { describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusEngine } from "../../domain/bus/engine/index.js";
 import { createBoard } from "./board/board.js";
 import type { ActionOutcome, BoardActions } from "./board/board-model.js";
-import { readBoardSnapshot } from "./board/board-read.js";
+import { readBoardSnapshot, readBoardSnapshotSteps } from "./board/board-read.js";
 import { formatListing } from "./board/listing.js";
 import { sessionsCommand } from "./registrations.js";
 import type { BusAccess } from "./session-tool.js";
@@ -16,6 +16,7 @@ function boardActions(access: BusAccess, engine: BusEngine): BoardActions {
   const outcome = (ok: boolean, message: string): ActionOutcome => ({ ok, message });
   return {
     snapshot: () => readBoardSnapshot(engine),
+    readSteps: () => readBoardSnapshotSteps(engine),
     toggleListening() {
       const member = engine.membership();
       // `w` starts a plain watch (next turn) or stops it; wake is set with the tool.

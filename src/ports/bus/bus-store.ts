@@ -107,6 +107,26 @@ export interface ClaimListing {
   truncated: boolean;
 }
 
+/** One page of a listing of `claims/`. */
+export interface ClaimPage {
+  /** The claims and the marks this page listed, in the folder's order. */
+  claims: readonly ClaimName[];
+  marks: readonly ClaimName[];
+  /** With the last page, the whole listing (as listClaims gives it); undefined while entries are left. */
+  whole: ClaimListing | undefined;
+}
+
+/** One listing of `claims/` read in pages across calls, over one folder handle kept open between
+ * them: the pages together are one listing (an entry there throughout is listed once), however
+ * long the caller waits between them. */
+export interface ClaimPages {
+  /** Lists one more page (at most claimsPageEntriesMax entries, dot-files included). The handle is
+   * closed after the last page or a failure. */
+  next(): Result<ClaimPage, StoreError>;
+  /** Closes the handle of a listing left unfinished; does nothing once it is closed. */
+  close(): void;
+}
+
 /** The bus of one repository on disk: `<agent dir>/session-bus/<repo key>/`. Synchronous, like the
  * mail store; every read is bounded, no link is followed out of the bus folder, and nothing is ever
  * appended to a shared file: each record, message and claim is a file of its own, published whole
@@ -172,6 +192,8 @@ export interface BusStore {
 
   /** One listing of `claims/`: every claim's key, owner and token, from the names alone. */
   listClaims(): Result<ClaimListing, StoreError>;
+  /** The same listing in pages, a slice per call, for a reader that must give the loop back between them. */
+  pageClaims(): Result<ClaimPages, StoreError>;
   /** Publishes one claim file per key, and one per identity (an existing file's device and inode,
    * beside its key), each created exclusively; all or none (on a failure the ones made are removed).
    * Checking for conflicts is the caller's: create, list again, back off. */

@@ -18,6 +18,7 @@ import type { FsLike } from "../shared/fs-like.js";
 import { checkRootPath, openToOthers } from "../shared/fs-path-safety.js";
 import { dropAside, listAside, restoreShown, setAside } from "./fs-bus-aside.js";
 import { claimTimes, removeMarks, stampClaim } from "./fs-bus-claim-marks.js";
+import { pageClaims } from "./fs-bus-claim-pages.js";
 import { createClaims, listClaims, removeClaims } from "./fs-bus-claims.js";
 import { closeBus } from "./fs-bus-closing.js";
 import { type BusContext, busFolders, closeFolder, ensureOwn, folderPath, inboxFolder } from "./fs-bus-folders.js";
@@ -80,6 +81,7 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     openInbox: (id) => openInbox(ctx, id),
     inboxPath: (id) => inboxFolder(ctx, id),
     listClaims: () => listClaims(ctx),
+    pageClaims: () => pageClaims(ctx),
     createClaims: (owner, joinToken, label, keys, identities, observed) =>
       createClaims(ctx, owner, joinToken, label, keys, identities ?? [], observed === true),
     removeClaims: (claims) => removeClaims(ctx, claims),

@@ -15,6 +15,7 @@ import { type PeerClaim, peerClaims, type WatchedClaim, watchedClaims } from "./
 import { type SendReport, type SendRequest, send } from "./send.js";
 import { type ClaimedWriteReport, reportClaimedWrites } from "./shell-report.js";
 import { type StatusView, snapshot, status } from "./status.js";
+import { type SnapshotSteps, stepwiseSnapshot } from "./stepwise-snapshot.js";
 
 export type StartReason = "startup" | "reload" | "new" | "resume" | "fork";
 
@@ -27,6 +28,9 @@ export interface BusEngine {
   status(): Result<StatusView, BusError>;
   /** The board's poll: status without the prune. */
   snapshot(): Result<StatusView, BusError>;
+  /** The same snapshot read a page of claims/ per step: a caller that gives the loop back between
+   * steps never holds it for a whole listing. */
+  snapshotSteps(): Result<SnapshotSteps, BusError>;
   join(request: JoinRequest): Result<JoinReport, BusError>;
   send(request: SendRequest): Result<SendReport, BusError>;
   inbox(limit: number | undefined): Result<InboxRead, BusError>;
@@ -88,6 +92,7 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     renamed: (name) => membership.renamed(name),
     status: () => open(() => status(ctx, membership)),
     snapshot: () => open(() => snapshot(ctx, membership)),
+    snapshotSteps: () => open(() => stepwiseSnapshot(ctx, membership)),
     join: (request) => open(() => membership.join(request)),
     send: (request) => open(() => send(ctx, membership, request)),
     inbox: (limit) => open(() => readInbox(ctx, membership, limit)),

@@ -115,7 +115,12 @@ interface Listed {
 }
 
 /** The view of these sessions: expired ones hidden, and only a live owner's claims listed. */
-function viewOf(ctx: BusContext, membership: Membership, peers: Peers, listed: Listed): Result<StatusView, BusError> {
+export function viewOf(
+  ctx: BusContext,
+  membership: Membership,
+  peers: Peers,
+  listed: Listed,
+): Result<StatusView, BusError> {
   const { claims, unread } = listed;
   const marked = markedTags(listed.marks);
   const identity = membership.identity();

@@ -81,9 +81,21 @@ export interface ActionOutcome {
   message: string;
 }
 
+/** A snapshot read in steps, the loop given back between them (a full claims/ is too long a read
+ * for one turn of Pi's loop). */
+export interface SnapshotRead {
+  /** Reads one more slice: undefined while slices are left, the whole snapshot with the last. Throws
+   * the bus's own description when the read fails. */
+  step(): BoardSnapshot | undefined;
+  /** Gives up a read left unfinished (the board closed). */
+  cancel(): void;
+}
+
 export interface BoardActions {
   /** A read: prunes nothing, consumes nothing. Called by the 1 s poll and after each action. */
   snapshot(): BoardSnapshot;
+  /** The same read in steps; when given, the board reads this way, one step per turn of the loop. */
+  readSteps?(): SnapshotRead;
   /** The `w` key: stop listening when listening, else start (joining under the derived label when not joined). */
   toggleListening(): ActionOutcome;
   /** The `x` key, after a yes: release one claim this session holds, by its stored key. */

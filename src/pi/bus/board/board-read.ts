@@ -1,10 +1,11 @@
 // The engine's read-only view as the board draws it: one snapshot and a peek at the front of this
-// session's inbox, adapted to plain rows. What the 1 s poll costs Pi's loop is this and one screen.
+// session's inbox, adapted to plain rows. What the 1 s poll costs Pi's loop is one step of this (a
+// page of claims/, or the last page and the view) and, on another turn, one screen.
 import { describeBusError } from "../../../domain/bus/bus-errors.js";
 import type { BusEngine, InboxPreview, StatusView } from "../../../domain/bus/engine/index.js";
 import { inboxLimitMax } from "../../../domain/bus/limits.js";
 import { listeningWords } from "../texts.js";
-import type { BoardSnapshot, InboxRow } from "./board-model.js";
+import type { BoardSnapshot, InboxRow, SnapshotRead } from "./board-model.js";
 
 function inboxRows(preview: InboxPreview | undefined): InboxRow[] {
   return (preview?.entries ?? []).map((entry) =>
@@ -58,4 +59,23 @@ export function readBoardSnapshot(engine: BusEngine): BoardSnapshot {
   const view = engine.snapshot();
   if (view.isErr()) throw new Error(describeBusError(view.error));
   return boardSnapshot(view.value, engine.peek(inboxLimitMax).unwrapOr(undefined), Date.now());
+}
+
+/** The same read in steps: a page of claims/ per step, and the peek with the last. */
+export function readBoardSnapshotSteps(engine: BusEngine): SnapshotRead {
+  const steps = engine.snapshotSteps();
+  if (steps.isErr()) throw new Error(describeBusError(steps.error));
+  const read = steps.value;
+  return {
+    step() {
+      const view = read.step();
+      if (view.isErr()) {
+        read.cancel();
+        throw new Error(describeBusError(view.error));
+      }
+      if (view.value === undefined) return undefined;
+      return boardSnapshot(view.value, engine.peek(inboxLimitMax).unwrapOr(undefined), Date.now());
+    },
+    cancel: () => read.cancel(),
+  };
 }

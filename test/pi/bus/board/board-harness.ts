@@ -90,7 +90,7 @@ export interface Harness {
   board: BoardComponent;
   /** The world the next snapshot reads; tests replace it to play a peer. */
   world: { snapshot: BoardSnapshot };
-  actions: { [K in keyof BoardActions]: ReturnType<typeof vi.fn<BoardActions[K]>> };
+  actions: { [K in keyof BoardActions]: ReturnType<typeof vi.fn<NonNullable<BoardActions[K]>>> };
   done: ReturnType<typeof vi.fn<() => void>>;
   tui: { terminal: { rows: number; columns: number }; requestRender: ReturnType<typeof vi.fn<() => void>> };
   press(...data: string[]): void;
