@@ -14,7 +14,7 @@ type OpenDir = ReturnType<FsLike["opendirSync"]>;
 
 /** Files one entry into the listing as listClaims does: marks apart, names decoded once per store
  * (the memo), anything that is not a claim's regular file counted as ignored. */
-function claimVisitor(ctx: BusContext, listing: ClaimListing): (entry: FsDirent) => void {
+export function claimVisitor(ctx: BusContext, listing: ClaimListing): (entry: FsDirent) => void {
   const memo = ctx.decodedClaims;
   // Bounded: names of claims long gone are forgotten all at once, past two full listings' worth.
   if (memo.size > 2 * claimsListedMax) memo.clear();

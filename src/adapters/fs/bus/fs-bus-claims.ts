@@ -6,8 +6,6 @@ import { err, ok, type Result } from "neverthrow";
 import type { ClaimName } from "../../../domain/bus/bus-files.js";
 import {
   type ClaimNameError,
-  decodeClaimName,
-  decodeMarkName,
   encodeClaimFile,
   encodeClaimName,
   encodeMarkName,
@@ -18,6 +16,7 @@ import type { ClaimListing } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { removeQuietly, writeAll } from "../shared/fs-files.js";
+import { claimVisitor } from "./fs-bus-claim-pages.js";
 import {
   type BusContext,
   ensureOwn,
@@ -36,30 +35,10 @@ export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
   const listing: ClaimListing = { claims: [], marks: [], ignored: 0, truncated: false };
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => listing);
-  const memo = ctx.decodedClaims;
-  // Bounded: names of claims long gone are forgotten all at once, past two full listings' worth.
-  if (memo.size > 2 * claimsListedMax) memo.clear();
-  return scanFolder(ctx.fs, folder, claimsListedMax, (entry) => {
-    if (!entry.isFile()) {
-      listing.ignored++;
-      return;
-    }
-    if (entry.name.startsWith("!")) {
-      const mark = decodeMarkName(entry.name);
-      if (mark === undefined) listing.ignored++;
-      else listing.marks.push(mark);
-      return;
-    }
-    let claim = memo.get(entry.name);
-    if (claim === undefined && !memo.has(entry.name)) {
-      const decoded = decodeClaimName(entry.name);
-      // Frozen: every listing hands out the same object.
-      claim = decoded === undefined ? undefined : Object.freeze(decoded);
-      memo.set(entry.name, claim);
-    }
-    if (claim === undefined) listing.ignored++;
-    else listing.claims.push(claim);
-  }).map((truncated) => ({ ...listing, truncated }));
+  return scanFolder(ctx.fs, folder, claimsListedMax, claimVisitor(ctx, listing)).map((truncated) => ({
+    ...listing,
+    truncated,
+  }));
 }
 
 /** A key the name cannot hold comes back as the errno the kernel would give for it. */
