@@ -96,9 +96,13 @@ describe("the edit check between real Pi sessions", () => {
 
   it("a shell write to a claimed file is named in the tool result and told to its holder", async () => {
     const ran = await callSession(s, { command: "echo x >> a.ts" }, "bash");
-    expect(ran.text).toMatch(/\[session-bus\] This command changed files another session has claimed: \S+\/a\.ts \(changed; claimed by lead/);
+    expect(ran.text).toMatch(
+      /\[session-bus\] This command changed files another session has claimed: \S+\/a\.ts \(changed; claimed by lead/,
+    );
     const inbox = await sessionOk(l, { action: "inbox" });
-    expect(inbox).toMatch(/shell command changed files under your claims: \S+\/a\.ts \(changed\)\. The command: echo x >> a\.ts/);
+    expect(inbox).toMatch(
+      /shell command changed files under your claims: \S+\/a\.ts \(changed\)\. The command: echo x >> a\.ts/,
+    );
     const quiet = await callSession(s, { command: "echo y > unclaimed.txt" }, "bash");
     expect(quiet.text).not.toContain("[session-bus]");
   });

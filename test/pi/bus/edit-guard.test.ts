@@ -180,7 +180,9 @@ describe("shell writes: seen after the call, named to the model and to the holde
     expect(text).toMatch(/Their holder was told\. Undo your change to them, or ask lead with the session tool/);
     const inbox = (await lead.tool({ action: "inbox" })).content.map((c) => (c.type === "text" ? c.text : "")).join("");
     expect(inbox).toMatch(/^event from session 019b0000 \([^)]+\) · paths: docs, src\/a\.ts\n/);
-    expect(inbox).toMatch(/shell command changed files under your claims: \S+\/docs\/new\.md \(made\), \S+\/src\/a\.ts \(changed\)\./);
+    expect(inbox).toMatch(
+      /shell command changed files under your claims: \S+\/docs\/new\.md \(made\), \S+\/src\/a\.ts \(changed\)\./,
+    );
     expect(inbox).toContain("The command: echo x >> src/a.ts && touch docs/new.md");
     // Sent without joining: the writer is still off the bus.
     expect(sandbox.records().map((r) => r.label)).toEqual(["lead"]);
