@@ -129,7 +129,7 @@ async function benchBashGuard(rounds: number, perRound: number): Promise<BusFigu
           const after = stampClaims(claims.value, shellWatchFilesMax);
           const writes = claimedWrites(before, after);
           ours.push(nowUs() - t0);
-          const stamped = before.claims.reduce((n, c) => n + c.files.size, 0);
+          const stamped = before.claims.reduce((n, c) => n + c.paths.size, 0);
           if (writes.length !== 0 || stamped !== 200) throw new Error(`bash guard stamped ${stamped}`);
         },
       );

@@ -4,23 +4,30 @@
 // stamps the files.
 import type { Holder } from "./claim-rules.js";
 
-/** One file's state: its inode, size and mtime; undefined when nothing is there. */
-export interface FileStamp {
+/** One file's state: its inode, size and mtime. */
+interface FileStamp {
   ino: number;
   size: number;
   mtimeMs: number;
 }
 
-/** The files under one claim, stamped: path → stamp (absent files too, as undefined). */
+/** What a look found at one path: a file (or a link, as itself) stamped; nothing; a folder whose
+ * every entry the look recorded; or an entry the look's bound left unchecked (below it, nothing is
+ * known). */
+export type PathState = FileStamp | "absent" | "folder" | "unchecked";
+
+/** The paths under one claim, as one look found them. A path not recorded is known through its
+ * nearest recorded folder above it: absent under a folder (its listing did not have it) or under
+ * nothing, unknown under an unchecked entry. */
 export interface ClaimLook {
   key: string;
   holder: Holder;
-  files: Map<string, FileStamp | undefined>;
+  paths: Map<string, PathState>;
 }
 
 export interface WatchLook {
   claims: ClaimLook[];
-  /** Files past the bound, not stamped: not checked. */
+  /** Entries past the bound, not looked at: not checked. */
   uncheckedFiles: number;
 }
 
@@ -32,22 +39,35 @@ export interface ClaimedWrite {
   change: "made" | "removed" | "changed";
 }
 
-function changeOf(before: FileStamp | undefined, after: FileStamp | undefined): ClaimedWrite["change"] | undefined {
-  if (before === undefined) return after === undefined ? undefined : "made";
-  if (after === undefined) return "removed";
+/** A path's file in one look: its stamp, `null` when no file is there, undefined when not known. */
+function fileAt(paths: ReadonlyMap<string, PathState>, path: string): FileStamp | null | undefined {
+  const own = paths.get(path);
+  if (own !== undefined) return own === "unchecked" ? undefined : typeof own === "object" ? own : null;
+  for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) {
+    const above = paths.get(path.slice(0, at));
+    // A recorded folder listed every entry (this one was not among them); nothing or a file there
+    // leaves no room for it. Only an entry past the bound leaves it unknown.
+    if (above !== undefined) return above === "unchecked" ? undefined : null;
+  }
+  return undefined;
+}
+
+function changeOf(before: FileStamp | null | undefined, after: FileStamp | null | undefined) {
+  // What either look did not see is not named: the bound must not read as a write.
+  if (before === undefined || after === undefined) return undefined;
+  if (before === null) return after === null ? undefined : "made";
+  if (after === null) return "removed";
   const same = before.ino === after.ino && before.size === after.size && before.mtimeMs === after.mtimeMs;
   return same ? undefined : "changed";
 }
 
-/** Every claimed file whose stamp differs between the two looks (a file the second look found that
- * the first did not, under a claimed folder, was made), in path order. */
+/** Every claimed file whose state both looks know and which differs between them, in path order. */
 export function claimedWrites(before: WatchLook, after: WatchLook): ClaimedWrite[] {
   const writes: ClaimedWrite[] = [];
   after.claims.forEach((look, at) => {
-    const earlier = before.claims[at]?.files ?? new Map<string, FileStamp | undefined>();
-    const paths = new Set([...earlier.keys(), ...look.files.keys()]);
-    for (const path of paths) {
-      const change = changeOf(earlier.get(path), look.files.get(path));
+    const earlier = before.claims[at]?.paths ?? new Map<string, PathState>();
+    for (const path of new Set([...earlier.keys(), ...look.paths.keys()])) {
+      const change = changeOf(fileAt(earlier, path), fileAt(look.paths, path));
       if (change !== undefined) writes.push({ path, key: look.key, holder: look.holder, change });
     }
   });

@@ -47,8 +47,8 @@ export const observedLapseMs = 15 * 60_000;
 export const offersListedMax = 1_000;
 /** Largest offer file read: its keys at their caps, JSON-escaped at worst, and the fields around them. */
 export const offerBytesMax = pathsPerCallMax * (pathCharsMax * 6 + 3) + 16 * 1024;
-/** Files under live peers' claims one shell call's before-and-after look stamps, in all; past it the
- * rest are not checked, and the tool result says so. */
+/** Entries under live peers' claims (files, and the folders walked) one shell call's look before
+ * and after stamps, in all; past it the rest are not checked, and the tool result says so. */
 export const shellWatchFilesMax = 2_000;
 /** Claimed files one shell call's report names; the rest are counted. */
 export const shellWritesNamedMax = 8;
@@ -103,6 +103,14 @@ export const inboxIndexedMax = 200_000;
 /** A message published this long before a listing of its inbox began may be missing from it (the
  * sender's write and rename, the file system's clock grain): that listing is exact before it. */
 export const arrivalSettleMs = 100;
+/** An inbox whose last whole listing read at most this many entries may be listed next in one
+ * readdir (cheaper than a listing a slice at a time, but it cannot stop at a bound)... */
+export const smallInboxEntriesMax = 64;
+/** ... if that listing ended at most this long ago (a listening watch lists at every poll)... */
+export const smallInboxPassAgeMs = 5_000;
+/** ... and the folder's size is at most this (where a file system grows a folder with its entries,
+ * about a hundred of them): mail that flooded in since is listed a slice at a time. */
+export const smallInboxFolderBytesMax = 16_384;
 /** Shown messages set aside one look at an inbox settles (one read shows at most inboxLimitMax). */
 export const asideListedMax = 1_000;
 /** Inbox files one prune looks at (an lstat each) over every inbox, dot-files and shown mail set

@@ -2,7 +2,7 @@
 // process's faults), with liveness from the process table itself rather than any engine's view.
 
 import type { ClaimName, SessionRecord } from "../../../src/domain/bus/bus-files.js";
-import { sessionTtlMs } from "../../../src/domain/bus/limits.js";
+import { observedLapseMs, sessionTtlMs } from "../../../src/domain/bus/limits.js";
 import type { BusWorld } from "./bus-world.js";
 
 export interface DiskRecord {
@@ -54,6 +54,14 @@ export function records(world: BusWorld, viewer?: string): Map<string, DiskRecor
 
 export interface DiskClaim extends ClaimName {
   file: string;
+  /** Marked observed (a `!`-name beside it): it lapses observedLapseMs after its last stamp. */
+  observed?: boolean;
+  /** Observed, and lapsed by the wall clock: a reader may judge it holds nothing (a reader's trusted
+   * time never runs ahead of the wall clock, so before this no reader does). */
+  mayHaveLapsed?: boolean;
+  /** Observed, and lapsed even by the slowest trusted clock a reader may keep (the wall clock less
+   * every forward step it took): every reader judges it holds nothing. */
+  lapsed?: boolean;
 }
 
 /** `<percent-encoded key>~<owner>~<join token>`, decoded here rather than by the product's codec;
@@ -61,13 +69,58 @@ export interface DiskClaim extends ClaimName {
  * (the same key, owner and token): one left alone, its path claim reaped, holds nothing. */
 export function claims(world: BusWorld): DiskClaim[] {
   const all = allClaims(world);
-  const paths = new Set(all.filter((c) => c.identity === undefined).map((c) => `${c.owner}~${c.joinToken}~${c.key}`));
-  return all.filter((c) => c.identity === undefined || paths.has(`${c.owner}~${c.joinToken}~${c.key}`));
+  const paths = new Map<string, DiskClaim>();
+  for (const c of all) if (c.identity === undefined) paths.set(tagOf(c), c);
+  const marked = markedTags(world);
+  const nowMs = world.clock.now();
+  const lapseOf = (path: DiskClaim) => {
+    if (!marked.has(tagOf(path))) return {};
+    // A mark is one more link of its claim's file: the path claim's mtime is the last edit's stamp.
+    const stampMs = mtimeOf(world, `${world.busRoot}/claims/${path.file}`);
+    if (stampMs === undefined) return { observed: true };
+    const mayHaveLapsed = nowMs - stampMs >= observedLapseMs;
+    const lapsed = nowMs - world.forwardJumpsMs - stampMs >= observedLapseMs;
+    return { observed: true, mayHaveLapsed, lapsed };
+  };
+  const judged = new Map([...paths].map(([tag, path]) => [tag, lapseOf(path)]));
+  return all.flatMap((c) => {
+    // An identity claim holds only beside its path claim, and lapses with it.
+    const lapse = judged.get(tagOf(c));
+    return lapse === undefined ? [] : [{ ...c, ...lapse }];
+  });
 }
 
-/** Every claim file, an identity left alone included. */
+/** The tag a path claim, its identity claims and its mark share. */
+const tagOf = (c: ClaimName): string => `${c.owner}~${c.joinToken}~${c.key}`;
+
+function mtimeOf(world: BusWorld, path: string): number | undefined {
+  try {
+    return world.vol.lstatSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tags of the claims marked observed: each `!<path claim's name>` in claims/. */
+export function markedTags(world: BusWorld): Set<string> {
+  const tags = new Set<string>();
+  for (const file of names(world, `${world.busRoot}/claims`)) {
+    if (!file.startsWith("!")) continue;
+    const [encoded, owner, joinToken, ...rest] = file.slice(1).split("~");
+    if (encoded === undefined || owner === undefined || joinToken === undefined || rest.length > 0) continue;
+    try {
+      tags.add(`${owner}~${joinToken}~${decodeURIComponent(encoded)}`);
+    } catch {
+      // Not a mark this world's codec made: it marks nothing.
+    }
+  }
+  return tags;
+}
+
+/** Every claim file, an identity left alone included (marks are not claims). */
 export function allClaims(world: BusWorld): DiskClaim[] {
   return names(world, `${world.busRoot}/claims`).flatMap((file) => {
+    if (file.startsWith("!")) return [];
     const [encoded, owner, joinToken, ...rest] = file.split("~");
     if (encoded === undefined || owner === undefined || joinToken === undefined || rest.length > 0) return [];
     const identity = /^#([0-9]+-[0-9]+)#/.exec(encoded);
@@ -83,21 +136,49 @@ export function allClaims(world: BusWorld): DiskClaim[] {
   });
 }
 
-/** Claims whose owner's record is live and carries the claim's join token. */
+/** Claims that hold for every reader: the owner's record is live and carries the claim's join
+ * token, and no reader may judge it lapsed. */
 export function liveClaims(world: BusWorld, byId = records(world)): DiskClaim[] {
   return claims(world).filter((claim) => {
     const owner = byId.get(claim.owner);
-    return owner?.live === true && owner.record.joinToken === claim.joinToken;
+    return owner?.live === true && owner.record.joinToken === claim.joinToken && claim.mayHaveLapsed !== true;
   });
 }
 
-/** The live claims, and those a reader may still hold for an owner in doubt (see DiskRecord). */
+/** The claims some reader may still judge to hold: the live ones, those held for an owner in doubt
+ * (see DiskRecord), and observed ones not lapsed by every reader's clock. */
 export function heldClaims(world: BusWorld, byId = records(world)): DiskClaim[] {
   return claims(world).filter((claim) => {
     const owner = byId.get(claim.owner);
-    return (owner?.live === true || owner?.doubtful === true) && owner.record.joinToken === claim.joinToken;
+    const running = owner?.live === true || owner?.doubtful === true;
+    return running && owner?.record.joinToken === claim.joinToken && claim.lapsed !== true;
   });
 }
+
+/** The file at `key` in the worktree `root` (`<device>-<inode>`), or undefined when that is no file. */
+export function fileAt(world: BusWorld, root: string, key: string): string | undefined {
+  try {
+    const stats = world.vol.statSync(`${root}/${key}`);
+    return stats.isFile() ? `${stats.dev}-${stats.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files each path claim among `held` holds by its identity claims (those beside it), by tag. */
+export function filesHeld(held: readonly DiskClaim[]): Map<string, Set<string>> {
+  const files = new Map<string, Set<string>>();
+  for (const c of held) {
+    if (c.identity === undefined) continue;
+    const tag = tagOf(c);
+    const set = files.get(tag) ?? new Set<string>();
+    set.add(c.identity);
+    files.set(tag, set);
+  }
+  return files;
+}
+
+export { tagOf };
 
 /** Whether an inbox file is still on disk: in its inbox, or in an inbox a prune moved into tmp/
  * and has not settled yet (a crash there leaves it for the next sweep to put back). */

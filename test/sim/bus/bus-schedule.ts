@@ -4,6 +4,7 @@
 import { sessionTtlMs } from "../../../src/domain/bus/limits.js";
 import { pick } from "../scheduler.js";
 import * as call from "./bus-calls.js";
+import * as guard from "./bus-guard-calls.js";
 import { killProcess, startProcess, unhang } from "./bus-process.js";
 import { advance, type BusProcess, type BusSlot, type BusWorld, jump, liveProcesses } from "./bus-world.js";
 
@@ -14,7 +15,7 @@ const aimedCallsMax = 8;
 
 type Action = (world: BusWorld, proc: BusProcess, clean: boolean) => string;
 /** The folder of the bus an action's races are aimed at. */
-type Folder = "claims" | "inbox" | "sessions" | undefined;
+type Folder = "claims" | "inbox" | "sessions" | "offers" | undefined;
 
 /** The tool calls and host events an agent makes, with their weights. */
 const actions: Array<[number, Action, Folder]> = [
@@ -27,6 +28,9 @@ const actions: Array<[number, Action, Folder]> = [
   [2, (w, p, clean) => call.status(w, p, clean, true), undefined],
   [10, (w, p) => call.agentStep(w, p), undefined],
   [2, (w, p) => call.shutdown(w, p), "sessions"],
+  [12, (w, p, clean) => guard.edit(w, p, clean), "claims"],
+  [4, (w, p, clean) => guard.offer(w, p, clean), "offers"],
+  [5, (w, p, clean) => guard.accept(w, p, clean), "claims"],
 ];
 const actionWeight = actions.reduce((sum, [weight]) => sum + weight, 0);
 
@@ -145,6 +149,8 @@ function clockJump(world: BusWorld): string {
 
 function tick(world: BusWorld): string {
   const roll = world.prng.nextFloat();
+  // Half the long waits pass the observed lapse too (it is longer than the session TTL).
+  if (roll < 0.012) return guard.lapse(world);
   const ms =
     roll < 0.02 ? sessionTtlMs + world.prng.nextInt(60_000) : roll < 0.3 ? 10_000 : 1 + world.prng.nextInt(3_000);
   advance(world, ms);

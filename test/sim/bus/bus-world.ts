@@ -82,6 +82,9 @@ export interface BusWorld {
   clock: VirtualClock;
   /** The latest wall time the world has shown (a backward jump does not lower it): the TTL rule. */
   maxWallMs: number;
+  /** Every forward step of the wall clock so far, summed: no reader's trusted time is behind the
+   * wall clock by more (how far an observed claim's lapse may be put off). */
+  forwardJumpsMs: number;
   table: ProcessTable;
   watcher: ManualWatcher;
   repos: RepoTable;
@@ -115,6 +118,8 @@ function plantRepository(vol: Volume): void {
     vol.mkdirSync(`${root}/src/api`, { recursive: true, mode: 0o755 });
     vol.mkdirSync(`${root}/docs`, { recursive: true, mode: 0o755 });
     vol.writeFileSync(`${root}/src/api/routes.ts`, "");
+    // One file under two names: claims of either collide by the file's identity.
+    vol.linkSync(`${root}/src/api/routes.ts`, `${root}/docs/routes.ts`);
     vol.writeFileSync(`${root}/README.md`, "");
   }
   vol.mkdirSync(repoCommon, { recursive: true, mode: 0o755 });
@@ -144,6 +149,7 @@ export function createBusWorld(seed: number, slotCount: number, machine?: Machin
     prng,
     clock,
     maxWallMs: startMs,
+    forwardJumpsMs: 0,
     table,
     watcher,
     repos,
@@ -159,6 +165,12 @@ export function createBusWorld(seed: number, slotCount: number, machine?: Machin
     log: [],
   };
   world.fs = recordingFs(fs, world);
+  // Every jump is counted, whichever world of a shared clock makes it.
+  const jumpBy = clock.jump.bind(clock);
+  clock.jump = (ms: number) => {
+    if (ms > 0) world.forwardJumpsMs += ms;
+    jumpBy(ms);
+  };
   const cwds = [...repoRoots, `${repoRoots[0]}/src`, `${repoRoots[1]}/src`, `${repoRoots[1]}/docs`];
   for (let index = 0; index < slotCount; index++) {
     world.slots.push({

@@ -90,6 +90,12 @@ export function folderThere(ctx: BusContext, path: string): Result<boolean, Stor
   return seen.map(() => true);
 }
 
+/** folderThere with the stats it judged: undefined when the folder is not there. */
+export function ownFolderStats(ctx: BusContext, path: string): Result<FsStats | undefined, StoreError> {
+  const seen = checkOwn(ctx, path);
+  return failedWith(seen, "ENOENT") ? ok(undefined) : seen;
+}
+
 /** Visits a folder's entries one at a time, in the directory's order, at most `entriesMax`; dot-files
  * are never visited as entries (no reader here takes one for data) and never count toward the bound:
  * they are counted apart, up to dotEntriesListedMax, and handed to `visitDot` (the prune's). Streamed,

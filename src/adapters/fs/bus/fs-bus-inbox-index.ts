@@ -3,10 +3,17 @@
 // listed incrementally, a slice per call, so a poll of an inbox of 100,000 files costs a slice, not
 // a listing and 100,000 lstats. Oldest-first stays exact: a file missing from the index was not in
 // the folder when the last whole pass began, so it arrived after that pass's start; a read that
-// must reach that far first lists the folder whole again.
+// must reach that far first lists the folder whole again. A small folder is listed in one readdir.
 import { err, ok, type Result } from "neverthrow";
 import { messageIdOfFileName } from "../../../domain/bus/bus-message.js";
-import { arrivalSettleMs, dotEntriesListedMax, inboxIndexedMax } from "../../../domain/bus/limits.js";
+import {
+  arrivalSettleMs,
+  dotEntriesListedMax,
+  inboxIndexedMax,
+  smallInboxEntriesMax,
+  smallInboxFolderBytesMax,
+  smallInboxPassAgeMs,
+} from "../../../domain/bus/limits.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt } from "../shared/fs-errors.js";
 import type { FsLike } from "../shared/fs-like.js";
@@ -25,6 +32,8 @@ interface Pass {
   startedMs: number;
   seen: Set<string>;
   dots: number;
+  /** Entries read, dot-files and folders too. */
+  listed: number;
 }
 
 export interface InboxIndex {
@@ -43,6 +52,8 @@ export interface InboxIndex {
   dotFiles: number;
   /** The index is full (inboxIndexedMax): files past it are not known, so order is not exact. */
   full: boolean;
+  /** The last whole pass: the entries it read and when it ended (the caller's clock). */
+  lastPass: { listed: number; endedMs: number } | undefined;
 }
 
 /** This store's index of each inbox it reads: only the session's own inbox is read, by one
@@ -89,6 +100,7 @@ function newIndex(folder: string): InboxIndex {
     exactBeforeMs: undefined,
     dotFiles: 0,
     full: false,
+    lastPass: undefined,
   };
 }
 
@@ -126,20 +138,59 @@ export function forget(index: InboxIndex, name: string): void {
   if (id !== undefined) index.ids.delete(id);
 }
 
-function endPass(index: InboxIndex, pass: Pass): void {
+function endPass(index: InboxIndex, pass: Pass, nowMs: number): void {
   closePass(index);
   for (const name of [...index.byName.keys()]) if (!pass.seen.has(name)) forget(index, name);
   index.exactBeforeMs = pass.startedMs - arrivalSettleMs;
   index.dotFiles = pass.dots;
+  index.lastPass = { listed: pass.listed, endedMs: nowMs };
+}
+
+/** Whether a new pass may take the whole folder in one readdir. Node's opendir costs tens of µs of
+ * its own (most of the listing of a folder of a few files, on a wake's path); a readdir cannot stop
+ * at a bound. So only while the folder cannot have grown big since it was last listed: that pass
+ * read few entries and ended lately (a listening watch passes every poll), and the folder's size,
+ * where the file system grows it with its entries, is a small folder's. Mail that flooded in
+ * meanwhile is still listed a slice per call. */
+function smallFolder(index: InboxIndex, folderBytes: number | undefined, nowMs: number): boolean {
+  const last = index.lastPass;
+  if (last === undefined || last.listed > smallInboxEntriesMax) return false;
+  const ageMs = nowMs - last.endedMs;
+  return (
+    ageMs >= 0 && ageMs <= smallInboxPassAgeMs && folderBytes !== undefined && folderBytes <= smallInboxFolderBytesMax
+  );
+}
+
+function openPass(
+  fs: FsLike,
+  index: InboxIndex,
+  folderBytes: number | undefined,
+  nowMs: number,
+): Result<Dir, StoreError> {
+  if (!smallFolder(index, folderBytes, nowMs))
+    return attempt("opendir", index.folder, () => fs.opendirSync(index.folder));
+  return attempt("readdir", index.folder, () => fs.readdirSync(index.folder, { withFileTypes: true })).map(
+    (entries): Dir => {
+      let next = 0;
+      return { readSync: () => entries[next++] ?? null, closeSync: () => undefined };
+    },
+  );
 }
 
 /** Lists up to `entriesMax` more entries of the folder (a new pass begins when none is in progress);
- * true when a pass ended in this call. Dot-files are counted apart and have their own bound. */
-export function advance(fs: FsLike, index: InboxIndex, entriesMax: number, nowMs: number): Result<boolean, StoreError> {
+ * true when a pass ended in this call. Dot-files are counted apart and have their own bound.
+ * `folderBytes`: the folder's size as its owner check just read it (undefined: not known). */
+export function advance(
+  fs: FsLike,
+  index: InboxIndex,
+  entriesMax: number,
+  nowMs: number,
+  folderBytes: number | undefined,
+): Result<boolean, StoreError> {
   if (index.pass === undefined) {
-    const opened = attempt("opendir", index.folder, () => fs.opendirSync(index.folder));
+    const opened = openPass(fs, index, folderBytes, nowMs);
     if (opened.isErr()) return err(opened.error);
-    index.pass = { dir: opened.value, startedMs: nowMs, seen: new Set(), dots: 0 };
+    index.pass = { dir: opened.value, startedMs: nowMs, seen: new Set(), dots: 0, listed: 0 };
     index.full = false;
   }
   const pass = index.pass;
@@ -150,9 +201,10 @@ export function advance(fs: FsLike, index: InboxIndex, entriesMax: number, nowMs
       return err(entry.error);
     }
     if (entry.value === null) {
-      endPass(index, pass);
+      endPass(index, pass, nowMs);
       return ok(true);
     }
+    pass.listed++;
     const { name } = entry.value;
     if (name.startsWith(".")) {
       // Never mail; a folder of them is read past, up to their own bound, without costing a slice.
@@ -171,10 +223,15 @@ export function advance(fs: FsLike, index: InboxIndex, entriesMax: number, nowMs
 }
 
 /** A whole pass now, begun now: the index is exact for every arrival before its start. */
-export function relist(fs: FsLike, index: InboxIndex, nowMs: number): Result<void, StoreError> {
+export function relist(
+  fs: FsLike,
+  index: InboxIndex,
+  nowMs: number,
+  folderBytes: number | undefined,
+): Result<void, StoreError> {
   closePass(index);
   for (;;) {
-    const done = advance(fs, index, Number.POSITIVE_INFINITY, nowMs);
+    const done = advance(fs, index, Number.POSITIVE_INFINITY, nowMs, folderBytes);
     if (done.isErr()) return err(done.error);
     if (done.value) return ok(undefined);
   }

@@ -29,6 +29,7 @@ import {
   folderPath,
   folderThere,
   inboxFolder,
+  ownFolderStats,
   scanFolder,
   tmpName,
   unlinkIfThere,
@@ -116,18 +117,19 @@ function walkFront(
 
 export function peekInbox(ctx: BusContext, id: string, max: number, time: InboxTime): Result<InboxPeek, StoreError> {
   const folder = inboxFolder(ctx, id);
-  const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) {
+  const there = ownFolderStats(ctx, folder);
+  if (there.isErr() || there.value === undefined) {
     noFolder(ctx, id);
     return there.map(() => ({ entries: [], files: 0 }));
   }
+  const folderBytes = there.value.size;
   const index = indexOf(ctx, id);
   // `max` counts messages: files this build cannot read never fill the page, or enough of them would
   // hide every later message until the TTL.
   let walk =
     index.exactBeforeMs === undefined ? ok({ entries: [], unsure: true }) : walkFront(ctx, index, id, max, time, false);
   if (walk.isOk() && walk.value.unsure) {
-    const listed = relist(ctx.fs, index, time.nowMs);
+    const listed = relist(ctx.fs, index, time.nowMs, folderBytes);
     if (listed.isErr()) return err(listed.error);
     walk = walkFront(ctx, index, id, max, time, true);
   }
@@ -143,13 +145,13 @@ export function peekUnseen(
   time: InboxTime,
 ): Result<UnseenMail, StoreError> {
   const folder = inboxFolder(ctx, id);
-  const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) {
+  const there = ownFolderStats(ctx, folder);
+  if (there.isErr() || there.value === undefined) {
     noFolder(ctx, id);
     return there.map(() => ({ messages: [], unreadableIds: [], ids: new Set<string>(), complete: true }));
   }
   const index = indexOf(ctx, id);
-  const listed = advance(ctx.fs, index, inboxPassSliceMax, time.nowMs);
+  const listed = advance(ctx.fs, index, inboxPassSliceMax, time.nowMs, there.value.size);
   if (listed.isErr()) return err(listed.error);
   const unseen: UnseenMail = {
     messages: [],
@@ -173,17 +175,18 @@ export function peekUnseen(
 
 export function inboxIds(ctx: BusContext, id: string, nowMs: number): Result<ReadonlySet<string>, StoreError> {
   const folder = inboxFolder(ctx, id);
-  const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) {
+  const there = ownFolderStats(ctx, folder);
+  if (there.isErr() || there.value === undefined) {
     noFolder(ctx, id);
     return there.map(() => new Set<string>());
   }
   const index = indexOf(ctx, id);
+  const folderBytes = there.value.size;
   // Once listed whole, a slice a call keeps it current; a first look lists it whole.
   const listed =
     index.exactBeforeMs === undefined
-      ? relist(ctx.fs, index, nowMs)
-      : advance(ctx.fs, index, inboxPassSliceMax, nowMs).map(() => undefined);
+      ? relist(ctx.fs, index, nowMs, folderBytes)
+      : advance(ctx.fs, index, inboxPassSliceMax, nowMs, folderBytes).map(() => undefined);
   return listed.map(() => index.ids);
 }
 

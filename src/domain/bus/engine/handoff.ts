@@ -7,12 +7,13 @@ import type { StoredOffer } from "../../../ports/bus/bus-store.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
 import type { HandoffOffer } from "../bus-files.js";
+import type { ClaimTarget } from "../claim-paths.js";
 import { type ClaimConflict, type Holder, planClaim } from "../claim-rules.js";
 import { ownerReadsMax } from "../limits.js";
 import { offerLapse, planAccept } from "../offers.js";
 import { ownersOf } from "../prune-rules.js";
 import type { JudgedSession } from "../session-liveness.js";
-import { allClaims, look, stillTheFile } from "./claims.js";
+import { allClaims, look } from "./claims.js";
 import { type BusContext, fromStore } from "./context.js";
 import type { Membership } from "./membership.js";
 import { readOwners } from "./peers.js";
@@ -84,16 +85,18 @@ export function accept(ctx: BusContext, membership: Membership, id: string): Res
   const plan = planAccept(offer, self, listed.value.claims, listed.value.marks);
   const taken = [...plan.done];
   const released = [...plan.gone];
+  const files: ClaimTarget[] = [];
   for (const move of plan.moves) {
     const moved = fromStore(
       ctx.store.moveClaim(move.path, move.identities, { owner: self.id, joinToken: self.joinToken }),
     );
     if (moved.isErr()) return err(moved.error);
     (moved.value ? taken : released).push(move.path.key);
+    if (moved.value) for (const { key, identity } of move.identities) files.push({ key, identity });
   }
   ctx.store.removeOffer(id);
   if (taken.length === 0) return err({ kind: "offer-lapsed", id, reason: "released" });
-  const lost = inTheWay(ctx, self, taken);
+  const lost = inTheWay(ctx, self, taken, files);
   if (lost.isErr()) return err(lost.error);
   if (lost.value.length > 0) return err({ kind: "claim-conflict", conflicts: lost.value, race: true });
   return ok({ id, from: { id: offer.from, label: offer.fromLabel }, taken, released });
@@ -101,17 +104,21 @@ export function accept(ctx: BusContext, membership: Membership, id: string): Res
 
 /** Looked again once moved, as every claim looks after it creates: a live claim of a third session
  * on a moved key (one whose listing met the rename mid-way and missed both names) means neither may
- * keep it. This side lets its claims on those keys go, so one holder is left. */
+ * keep it. This side lets its claims on those keys go, so one holder is left. Looked by file too
+ * (the moved identity claims): a sender that kept another name of a moved file still holds it. */
 function inTheWay(
   ctx: BusContext,
   self: { id: string; joinToken: string },
   keys: readonly string[],
+  files: readonly ClaimTarget[],
 ): Result<ClaimConflict[], BusError> {
-  const targets = keys.map((key) => ({ key }));
+  const targets: ClaimTarget[] = [...keys.map((key) => ({ key })), ...files];
   const seen = look(ctx, targets, self);
   if (seen.isErr()) return err(seen.error);
   const { claims, owners, marks } = seen.value;
-  const blocked = planClaim(targets, self, claims, owners, stillTheFile(ctx), marks).blocked;
+  // Two live identity claims of one inode are two holders of one file, whatever file it is now.
+  const sameFile = () => true;
+  const blocked = planClaim(targets, self, claims, owners, sameFile, marks).blocked;
   if (blocked.length === 0) return ok([]);
   const lostKeys = new Set(blocked.map((b) => b.path));
   const own = claims.filter((c) => c.owner === self.id && c.joinToken === self.joinToken && lostKeys.has(c.key));

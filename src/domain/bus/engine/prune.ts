@@ -20,6 +20,8 @@ interface PruneOutcome {
    * of the observed ones. */
   claims: ClaimName[];
   marks: ClaimName[];
+  /** The observed claims among `claims` that have lapsed (reaped by it, their owner live). */
+  lapsed: ReadonlySet<ClaimName>;
   /** The handoff offers that still stand. */
   offers: StoredOffer[];
   /** Records judged expired, whether or not their removal succeeded. */
@@ -41,6 +43,7 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
   const inboxes = fromStore(ctx.store.listInboxes());
   if (inboxes.isErr()) return err(inboxes.error);
   const nowMs = ctx.clock.now();
+  const lapsed = lapsedObserved(ctx, claims.value.claims, claims.value.marks);
   const plan = planPrune({
     sessions: [...peers.value.sessions, ...owners.value.found],
     claims: claims.value.claims,
@@ -51,7 +54,7 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
     sessionsComplete: !peers.value.truncated,
     absentOwners: owners.value.absent,
     marks: claims.value.marks,
-    lapsed: lapsedObserved(ctx, claims.value.claims, claims.value.marks),
+    lapsed,
   });
   // Each step is retried by the next prune when it fails: none of them is worth failing a read for.
   let recordsRemoved = 0;
@@ -74,6 +77,7 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
     peers: peers.value,
     claims: claims.value.claims,
     marks: claims.value.marks,
+    lapsed,
     offers,
     recordsExpired: plan.removeRecords.length,
     recordsRemoved,

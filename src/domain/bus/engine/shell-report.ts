@@ -1,7 +1,8 @@
 // The holders' side of a shell write: each holder of a claimed file a command changed gets one event
 // naming the files, the session that ran the command, and its first line. Sent without joining (a
 // session off the bus changes files too, and the holder must hear of it): the event comes from this
-// session's id, under its label when it has one.
+// session's id, under its label when it has one. A holder gone since the look is not written to: its
+// inbox has no reader any more.
 import { err, ok, type Result } from "neverthrow";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
@@ -10,6 +11,7 @@ import { pathShownCharsMax, pathsPerCallMax, shellCommandShownCharsMax, shellWri
 import { clipCodePoints } from "../text-clip.js";
 import type { BusContext } from "./context.js";
 import type { Membership } from "./membership.js";
+import { readSessions } from "./peers.js";
 
 export interface ClaimedWriteReport {
   writes: readonly ClaimedWrite[];
@@ -28,32 +30,40 @@ export function reportClaimedWrites(
   const identity = membership.identity();
   if (identity === undefined) return err({ kind: "not-started" });
   const label = membership.member()?.label ?? report.fallbackLabel;
-  const firstLine = clipCodePoints(
-    (report.command.split(/\r\n|\n|\r/)[0] ?? "").trim(),
-    shellCommandShownCharsMax,
-  ).text;
   const byHolder = new Map<string, ClaimedWrite[]>();
   for (const write of report.writes) byHolder.set(write.holder.id, [...(byHolder.get(write.holder.id) ?? []), write]);
+  const holders = readSessions(ctx, byHolder.keys());
+  if (holders.isErr()) return err(holders.error);
+  const live = new Set(holders.value.filter((s) => s.state === "active").map((s) => s.record.id));
   const told: string[] = [];
   const nowMs = ctx.clock.now();
   for (const [holder, writes] of byHolder) {
-    const named = writes
-      .slice(0, shellWritesNamedMax)
-      .map((w) => `${clipCodePoints(w.path, pathShownCharsMax).text} (${w.change})`);
-    const rest = writes.length - named.length;
-    const text = `${label}'s shell command changed files under your claims: ${named.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}. The command: ${firstLine}`;
-    const keys = [...new Set(writes.map((w) => w.key))].slice(0, pathsPerCallMax);
+    if (!live.has(holder)) continue;
     const message = {
       id: ctx.entropy.uuid(),
       from: identity.id,
       fromLabel: label,
       to: holder,
       kind: "event" as const,
-      text,
-      paths: keys,
+      text: eventText(label, writes, report.command),
+      paths: [...new Set(writes.map((w) => w.key))].slice(0, pathsPerCallMax),
       sentAt: isoFromMs(nowMs),
     };
     if (ctx.store.deliver(message, nowMs).isOk()) told.push(holder);
   }
   return ok(told);
+}
+
+function eventText(label: string, writes: readonly ClaimedWrite[], command: string): string {
+  const named = writes
+    .slice(0, shellWritesNamedMax)
+    .map((w) => `${clipCodePoints(w.path, pathShownCharsMax).text} (${w.change})`);
+  const rest = writes.length - named.length;
+  return `${label}'s shell command changed files under your claims: ${named.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}. The command: ${firstLine(command)}`;
+}
+
+/** The command's first line that says something (a script may open with a blank one), clipped. */
+function firstLine(command: string): string {
+  const line = command.split(/\r\n|\n|\r/).find((l) => l.trim() !== "") ?? "";
+  return clipCodePoints(line.trim(), shellCommandShownCharsMax).text;
 }

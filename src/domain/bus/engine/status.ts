@@ -9,6 +9,7 @@ import { ownersOf } from "../prune-rules.js";
 import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
 import { standingOffers } from "./handoff.js";
+import { lapsedObserved } from "./lapsed.js";
 import type { Membership } from "./membership.js";
 import { type Peers, readPeers } from "./peers.js";
 import { pruneAs } from "./prune.js";
@@ -110,6 +111,8 @@ function sortedHeld(ctx: BusContext, held: ReadonlyMap<string, string[]>): Map<s
 interface Listed {
   claims: readonly ClaimName[];
   marks: readonly ClaimName[];
+  /** Observed claims among `claims` that have lapsed: their owner is live, but they hold nothing. */
+  lapsed?: ReadonlySet<ClaimName>;
   offers: readonly StoredOffer[];
   unread: ReadonlyMap<string, FileCount>;
 }
@@ -131,6 +134,7 @@ export function viewOf(
   for (const claim of claims) {
     // A file's identity claim is its path claim's second name: the path is shown once.
     if (claim.identity !== undefined || liveHolder(claim, owners) === undefined) continue;
+    if (listed.lapsed?.has(claim) === true) continue;
     const keys = held.get(claim.owner);
     if (keys === undefined) held.set(claim.owner, [claim.key]);
     else keys.push(claim.key);
@@ -167,12 +171,12 @@ export function status(ctx: BusContext, membership: Membership): Result<StatusVi
   if (ready.isErr()) return err(ready.error);
   const pruned = pruneAs(ctx, membership);
   if (pruned.isErr()) return err(pruned.error);
-  // The prune's own listings serve the view: a claim it reaped has no live holder, so the view
-  // drops it anyway. Only when it expired records are they read again (a newer join put back
+  // The prune's own listings serve the view: a claim it reaped has no live holder or has lapsed,
+  // so the view drops it anyway. Only when it expired records are they read again (a newer join put back
   // since shows); otherwise a second read would judge the same files again.
-  const { claims, marks, offers, recordsExpired, unread } = pruned.value;
+  const { claims, marks, lapsed, offers, recordsExpired, unread } = pruned.value;
   const peers = recordsExpired === 0 ? ok(pruned.value.peers) : readPeers(ctx);
-  return peers.andThen((p) => viewOf(ctx, membership, p, { claims, marks, offers, unread }));
+  return peers.andThen((p) => viewOf(ctx, membership, p, { claims, marks, lapsed, offers, unread }));
 }
 
 export function snapshot(ctx: BusContext, membership: Membership): Result<StatusView, BusError> {
@@ -180,7 +184,13 @@ export function snapshot(ctx: BusContext, membership: Membership): Result<Status
   if (ready.isErr()) return err(ready.error);
   return readPeers(ctx).andThen((p) =>
     fromStore(ctx.store.listClaims()).andThen(({ claims, marks }) =>
-      viewOf(ctx, membership, p, { claims, marks, offers: standingOffers(ctx, p.sessions), unread: new Map() }),
+      viewOf(ctx, membership, p, {
+        claims,
+        marks,
+        lapsed: lapsedObserved(ctx, claims, marks),
+        offers: standingOffers(ctx, p.sessions),
+        unread: new Map(),
+      }),
     ),
   );
 }
