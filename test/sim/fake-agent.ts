@@ -88,7 +88,8 @@ export function createFakeAgent(transcript: Transcript, onViolation: (text: stri
       if (agent.alive) agent.notices.push(text);
     },
     setStatus() {},
-    hasShown: (id: string) => seen.has(id),
+    // In this process's memory, or in the session file on disk (where a twin appends too).
+    hasShown: (id: string) => seen.has(id) || transcript.shown.has(id),
   };
   transcript.agents.push(agent);
   return agent;

@@ -5,8 +5,8 @@ import type { FsLike } from "../../src/adapters/fs/shared/fs-like.js";
 import type { Instance, Session, World } from "./world.js";
 
 /** The process `self` sees the volume through this: each of its claims (a rename from an address's
- * new/ into its cur/) is noted, and one made while another claimer of that inbox lives is a
- * violation; a rename that publishes its session's running record marks it as written. */
+ * new/ into its cur/) is noted, and one made after another live process claimed from that inbox
+ * since this one's last claim is a violation; a rename that publishes its session's running record marks it as written. */
 export function observeProcess(world: World, session: Session, self: () => Instance | undefined): FsLike {
   const record = `/running/${session.address}.json`;
   return new Proxy(world.fs, {
@@ -26,14 +26,19 @@ export function observeProcess(world: World, session: Session, self: () => Insta
 }
 
 function noteClaim(world: World, session: Session, me: Instance, inbox: string, to: string): void {
-  const claimers = world.claimers.get(inbox) ?? new Set<Instance>();
+  // Each claimer's latest claim, in the order made: the latest entry is the newest claim.
+  const claimers = world.claimers.get(inbox) ?? new Map<Instance, number>();
   world.claimers.set(inbox, claimers);
-  for (const other of claimers) {
-    if (other !== me && other.agent.alive && !other.crash.crashed) {
+  const mine = claimers.get(me);
+  // An inbox may pass from a live process to another (its owner record was lost, and it learns so
+  // at its next owner check); the harm is two taking turns: this one claims again after another
+  // live process claimed since this one's last claim.
+  for (const [other, at] of claimers) {
+    if (mine !== undefined && other !== me && at > mine && other.agent.alive && !other.crash.crashed) {
       world.violations.push(
         `two live processes claim from one inbox: ${session.label} (pid ${me.pid}) and pid ${other.pid}, at ${to}`,
       );
     }
   }
-  claimers.add(me);
+  claimers.set(me, ++world.claimCount);
 }

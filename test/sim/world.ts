@@ -84,8 +84,9 @@ export interface World {
   unreached: Map<string, { envelope: Envelope; name: string }>;
   /** Files in new/ and cur/ already checked whole. */
   verified: Set<string>;
-  /** Processes that claimed from an address's inbox: only one may be alive at any claim. */
-  claimers: Map<string, Set<Instance>>;
+  /** Per inbox, each process that claimed from it and the sequence number of its latest claim. */
+  claimers: Map<string, Map<Instance, number>>;
+  claimCount: number;
   /** Processes that published their session's running record (a guest twin, or a start on a full
    * disk, has not). */
   recordWriters: WeakSet<Instance>;
@@ -192,6 +193,7 @@ export function createWorld(seed: number, sessionCount: number, machine = freshM
     unreached: new Map(),
     verified: new Set(),
     claimers: new Map(),
+    claimCount: 0,
     recordWriters: new WeakSet(),
     recordMissingSince: new Map(),
     diskFullSteps: 0,

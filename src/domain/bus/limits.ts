@@ -111,6 +111,9 @@ export const smallInboxPassAgeMs = 5_000;
 /** ... and the folder's size is at most this (where a file system grows a folder with its entries,
  * about a hundred of them): mail that flooded in since is listed a slice at a time. */
 export const smallInboxFolderBytesMax = 16_384;
+/** A bus folder whose size is at most this is listed in one readdir rather than streamed (a few
+ * hundred names where a file system grows a folder with its entries; a few thousand at worst). */
+export const wholeListingFolderBytesMax = 65_536;
 /** Shown messages set aside one look at an inbox settles (one read shows at most inboxLimitMax). */
 export const asideListedMax = 1_000;
 /** Inbox files one prune looks at (an lstat each) over every inbox, dot-files and shown mail set

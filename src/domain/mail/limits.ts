@@ -123,3 +123,6 @@ export const journalNamesMax = pendingMailMax;
 /** A journal's bytes at most: each name is at most 255 bytes (NAME_MAX), 6 bytes each once JSON
  * escapes a control character, plus quotes and a comma. */
 export const journalBytesMax = journalNamesMax * (255 * 6 + 3) + 2;
+/** The tail of a Pi session file read when a mail's recovery asks whether another process of the
+ * same session (a twin that crashed) showed it: mail shown just before a crash is near the end. */
+export const sessionFileTailBytesMax = 16 * 1024 * 1024;

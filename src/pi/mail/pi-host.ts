@@ -1,12 +1,14 @@
 // The AgentHost port over Pi: injected mail becomes a custom message, notices and the footer go
 // to Pi's UI. After the session is replaced every ctx call throws, so each call is guarded.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { createSessionFileTail } from "../../adapters/node/session-file-tail.js";
 import { mailMessageType } from "../../domain/mail/message-type.js";
 import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../../ports/mail/agent-host.js";
 
 const footerKey = "session-mail";
 
 export function createPiHost(pi: ExtensionAPI, ctx: ExtensionContext, isLive: () => boolean): AgentHost {
+  const tail = createSessionFileTail();
   return {
     inject(mail: InjectedMail, options: InjectOptions) {
       if (!isLive()) throw new Error("the session was replaced");
@@ -33,17 +35,32 @@ export function createPiHost(pi: ExtensionAPI, ctx: ExtensionContext, isLive: ()
     },
     hasShown(mailId: string) {
       try {
-        return ctx.sessionManager.getEntries().some((entry) => {
-          if (entry.type === "message") return answerOf(entry.message) === mailId;
-          if (entry.type !== "custom_message" || entry.customType !== mailMessageType) return false;
-          const details = entry.details as { mailId?: unknown } | undefined;
-          return details?.mailId === mailId;
-        });
+        if (ctx.sessionManager.getEntries().some((entry) => shows(entry, mailId))) return true;
+        // Another process on this session id (one that crashed with the mail still journaled)
+        // appended to the same file: what it showed is on disk, not in this process's memory.
+        return tail(ctx.sessionManager.getSessionFile()).some(
+          (line) => line.includes(mailId) && shows(parsed(line), mailId),
+        );
       } catch {
         return false;
       }
     },
   };
+}
+
+/** Whether a session entry shows the mail `mailId`: as the mail's message, or as the ask's answer. */
+function shows(entry: unknown, mailId: string): boolean {
+  const e = entry as { type?: unknown; message?: unknown; customType?: unknown; details?: { mailId?: unknown } };
+  if (e?.type === "message") return answerOf(e.message) === mailId;
+  return e?.type === "custom_message" && e.customType === mailMessageType && e.details?.mailId === mailId;
+}
+
+function parsed(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The id of the answer a session_mail_ask tool result carried, if the message is one. */

@@ -144,6 +144,8 @@ export interface MailStore {
   /** Facts about every real folder in the root named like an address (running/ and links left out). */
   listBoxes(): Result<BoxFacts[], StoreError>;
   /** Removes a closed session's address folder and everything in it, unless mail reached its new/
-   * meanwhile (a send racing the prune): true when it was removed. */
-  removeBox(address: Address): Result<boolean, StoreError>;
+   * meanwhile (a send racing the prune) or its owner record is no longer `ownerSeen`, the one the
+   * caller judged gone (undefined: there was none), as when the session starts again meanwhile:
+   * true when it was removed. */
+  removeBox(address: Address, ownerSeen: string | undefined): Result<boolean, StoreError>;
 }

@@ -23,6 +23,7 @@ import {
   folderPath,
   folderThere,
   lstatIfThere,
+  ownFolderStats,
   scanFolder,
   tmpName,
   unlinkIfThere,
@@ -33,9 +34,10 @@ import {
 export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
   const folder = folderPath(ctx, "claims");
   const listing: ClaimListing = { claims: [], marks: [], ignored: 0, truncated: false };
-  const there = folderThere(ctx, folder);
-  if (there.isErr() || !there.value) return there.map(() => listing);
-  return scanFolder(ctx.fs, folder, claimsListedMax, claimVisitor(ctx, listing)).map((truncated) => ({
+  const there = ownFolderStats(ctx, folder);
+  if (there.isErr() || there.value === undefined) return there.map(() => listing);
+  const bytes = there.value.size;
+  return scanFolder(ctx.fs, folder, claimsListedMax, claimVisitor(ctx, listing), undefined, bytes).map((truncated) => ({
     ...listing,
     truncated,
   }));

@@ -5,7 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ClaimName } from "../../../domain/bus/bus-files.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
-import { dotEntriesListedMax } from "../../../domain/bus/limits.js";
+import { dotEntriesListedMax, wholeListingFolderBytesMax } from "../../../domain/bus/limits.js";
 import type { BusWarning } from "../../../ports/bus/bus-host.js";
 import type { Entropy } from "../../../ports/shared/entropy.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
@@ -106,8 +106,10 @@ export function scanFolder(
   entriesMax: number,
   visit: (entry: FsDirent) => void,
   visitDot?: (entry: FsDirent) => void,
+  folderBytes?: number,
 ): Result<boolean, StoreError> {
-  const opened = attempt("opendir", path, () => fs.opendirSync(path));
+  const whole = folderBytes !== undefined && folderBytes <= wholeListingFolderBytesMax;
+  const opened = whole ? readWhole(fs, path) : attempt("opendir", path, () => fs.opendirSync(path));
   if (opened.isErr()) return err(opened.error);
   const dir = opened.value;
   const scanned = attempt("readdir", path, () => {
@@ -129,6 +131,19 @@ export function scanFolder(
   attempt("closedir", path, () => dir.closeSync());
   return scanned;
 }
+
+/** A folder small by its size is read in one readdir: Node's opendir costs a setup and a call per
+ * entry of its own, more than the system calls when the folder holds a hundred names. Its size bounds
+ * its entries where a file system grows a folder with them (ext4 at least 12 bytes a name, tmpfs 20,
+ * btrfs twice the name's bytes), so the one read is bounded too. */
+function readWhole(fs: FsLike, path: string): Result<Dir, StoreError> {
+  return attempt("readdir", path, () => fs.readdirSync(path, { withFileTypes: true })).map((entries): Dir => {
+    let next = 0;
+    return { readSync: () => entries[next++] ?? null, closeSync: () => undefined };
+  });
+}
+
+type Dir = ReturnType<FsLike["opendirSync"]>;
 
 /** lstat that tells a vanished entry (undefined) from a failure. */
 export function lstatIfThere(fs: FsLike, path: string): Result<FsStats | undefined, StoreError> {

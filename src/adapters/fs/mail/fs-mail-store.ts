@@ -111,7 +111,7 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
     listRunning: () => listRunning(ctx),
     removeRunning: (address, expectedText) => removeRunning(ctx, address, expectedText),
     listBoxes: () => listBoxes(ctx),
-    removeBox: (address) => removeBox(ctx, address),
+    removeBox: (address, ownerSeen) => removeBox(ctx, address, ownerSeen),
   };
 }
 

@@ -12,7 +12,7 @@ import { assertEntryName, removeQuietly, writeAtomic } from "../shared/fs-files.
 import { readEntry } from "../shared/fs-read.js";
 import { addressFolder, ensureBox, type StoreContext } from "./fs-boxes.js";
 
-const ownerName = "owner.json";
+export const ownerName = "owner.json";
 
 function ownerPath(ctx: StoreContext, address: Address): string {
   return `${addressFolder(ctx, address)}/${ownerName}`;

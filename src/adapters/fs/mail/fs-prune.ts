@@ -1,13 +1,15 @@
 // What pruning needs from the mail root: facts about each address folder, and removing one.
 import { err, ok, type Result } from "neverthrow";
 import { type Address, isAddress } from "../../../domain/mail/address.js";
-import { folderEntriesMax, pruneFoldersMax } from "../../../domain/mail/limits.js";
+import { folderEntriesMax, pruneFoldersMax, runningRecordBytesMax } from "../../../domain/mail/limits.js";
 import type { BoxFacts } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith, notAFolder } from "../shared/fs-errors.js";
 import { checkFolder, ensureFolder, listEntries } from "../shared/fs-files.js";
+import { readEntry } from "../shared/fs-read.js";
 import { addressFolder, allBoxes, runningFolderName, type StoreContext } from "./fs-boxes.js";
 import { readJournalIn } from "./fs-claim-journal.js";
+import { ownerName } from "./fs-owner.js";
 
 /** Every real folder in the root named like an address (running/, links and other names left out),
  * at most pruneFoldersMax. A folder whose facts cannot be read is left out too: unlisted is never
@@ -91,7 +93,11 @@ function tombstoneOf(ctx: StoreContext, address: Address): string {
  * checked once moved, when no path reaches it any more, and removed only while still empty.
  * Returns whether it was removed. A folder already gone counts as removed; a link or a file in its
  * place is refused. */
-export function removeBox(ctx: StoreContext, address: Address): Result<boolean, StoreError> {
+export function removeBox(
+  ctx: StoreContext,
+  address: Address,
+  ownerSeen: string | undefined,
+): Result<boolean, StoreError> {
   const folder = addressFolder(ctx, address);
   if (address === runningFolderName) return err(notAFolder(folder));
   const tomb = tombstoneOf(ctx, address);
@@ -106,17 +112,23 @@ export function removeBox(ctx: StoreContext, address: Address): Result<boolean, 
   const moved = attempt("rename", tomb, () => ctx.fs.renameSync(folder, tomb));
   if (failedWith(moved, "ENOENT")) return ok(true);
   if (moved.isErr()) return err(moved.error);
-  return settleTombstone(ctx, address);
+  return settleTombstone(ctx, address, { ownerSeen });
 }
 
-/** Removes the tombstone when nothing waits in it; otherwise puts it back at its address, or, when
- * a sender made the folder anew meanwhile, moves what waits in its new/ into the new folder. */
-export function settleTombstone(ctx: StoreContext, address: Address): Result<boolean, StoreError> {
+/** Removes the tombstone when nothing waits in it and its owner record is the one the prune judged
+ * gone; otherwise puts it back at its address, or, when a sender made the folder anew meanwhile,
+ * moves what waits in its new/ into the new folder. `judged` is undefined for a tombstone a crashed
+ * prune left: any owner record in it keeps it (the next prune judges it again). */
+export function settleTombstone(
+  ctx: StoreContext,
+  address: Address,
+  judged?: { ownerSeen: string | undefined },
+): Result<boolean, StoreError> {
   const tomb = tombstoneOf(ctx, address);
   const seen = checkFolder(ctx.fs, tomb);
   if (failedWith(seen, "ENOENT")) return ok(false);
   if (seen.isErr()) return err(seen.error);
-  if (waitingIn(ctx, tomb) === 0) {
+  if (waitingIn(ctx, tomb) === 0 && !ownedSince(ctx, tomb, judged)) {
     return attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true })).map(() => true);
   }
   const folder = addressFolder(ctx, address);
@@ -128,6 +140,15 @@ export function settleTombstone(ctx: StoreContext, address: Address): Result<boo
   // Emptied of its unread mail, the tombstone goes; otherwise it waits for the next prune.
   if (waitingIn(ctx, tomb) === 0) attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true }));
   return ok(false);
+}
+
+/** A session took the inbox after the prune judged it (it started between that look and the move):
+ * the owner record in the tombstone is not the one judged gone. */
+function ownedSince(ctx: StoreContext, tomb: string, judged: { ownerSeen: string | undefined } | undefined): boolean {
+  const found = readEntry(ctx.fs, `${tomb}/${ownerName}`, runningRecordBytesMax);
+  if (found.isErr()) return true;
+  if (found.value.kind === "gone") return false;
+  return judged === undefined || found.value.kind !== "text" || found.value.text !== judged.ownerSeen;
 }
 
 /** The folder was made anew: the tombstone's unread mail moves into it, by rename (names are

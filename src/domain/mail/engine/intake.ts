@@ -143,6 +143,11 @@ function claimable(ctx: EngineContext, s: IntakeState): Address | undefined {
   const address = ctx.lifecycle.address();
   if (address === undefined || ctx.lifecycle.closed() || ctx.ownership.guest() || !ctx.recovery.ready())
     return undefined;
+  // A wake can come before the poll after a long stop (SIGSTOP, a suspended machine): a reader in
+  // another pid namespace may have judged this session closed by its unrefreshed record and pruned
+  // its folder, and a second process of this session taken the inbox. Due then, the check says so.
+  if (!s.scanning) ctx.poll.checkOwner();
+  if (ctx.ownership.guest()) return undefined;
   if (s.scanning) {
     s.rescan = true;
     return undefined;

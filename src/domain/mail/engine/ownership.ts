@@ -145,6 +145,23 @@ function takeOwnership(ctx: EngineContext, s: OwnershipState): boolean {
   return true;
 }
 
+/** For a prune about to remove `address`'s folder: "live" when a live process may own its inbox,
+ * else the owner record judged gone (undefined: none). A record nobody can judge counts as live,
+ * and so does a holder in another pid namespace that has not written its running record yet (a
+ * session takes its inbox as it starts, before it writes the record that proves it runs). */
+export function inboxOwner(ctx: EngineContext, address: Address): "live" | { gone: string | undefined } {
+  const held = ctx.store.readOwner(address);
+  if (held.isErr()) return "live";
+  if (held.value === undefined) return { gone: undefined };
+  const holder = parseHolder(held.value);
+  if (holder === undefined) return "live";
+  if (holder.pidNamespace !== undefined && holder.pidNamespace !== ctx.probe.self().pidNamespace) {
+    const record = ctx.store.readRunning(address);
+    if (record.isErr() || record.value === undefined) return "live";
+  }
+  return holderGone(ctx, address, holder) ? { gone: held.value } : "live";
+}
+
 function noteGuest(ctx: EngineContext, holder: Holder | undefined): void {
   ctx.notices.once(`guest:${holder?.token ?? ""}`, { kind: "guest", holderPid: holder?.pid });
 }

@@ -12,6 +12,9 @@ export interface Poll {
   /** Starts polling; the first poll runs the start's chores (the sweep, the prune after `pruneAfterDays`). */
   begin(pruneAfterDays: number): void;
   cancel(): void;
+  /** The owner check when it is due (at most every ownerCheckMs; free otherwise), also run before
+   * a claim: a process that was stopped longer than that may have lost its inbox meanwhile. */
+  checkOwner(): void;
 }
 
 interface PollState {
@@ -24,6 +27,7 @@ interface PollState {
 export function createPoll(ctx: EngineContext): Poll {
   const s: PollState = { timer: undefined, sweeps: createTicker(sweepEveryPolls), chores: undefined };
   return {
+    checkOwner: () => checkOwner(ctx),
     begin(pruneAfterDays) {
       // The tmp/ sweep and the prune read every mailbox folder: they wait for the first poll, off
       // the path of Pi's start (until Pi answers its first request, every millisecond shows).

@@ -22,6 +22,8 @@ export interface Presence {
   named(to: string): Map<Address, JudgedRecord>;
   /** The running session at `address` as judged now, or undefined when it is not running. */
   find(address: Address): JudgedRecord | undefined;
+  /** The record `text` read at `address`, judged now: undefined when it shows no running session. */
+  judge(address: Address, text: string): JudgedRecord | undefined;
   findRunning(address: Address): RunningRecord | undefined;
   /** The sender as a label shows it; `cache` holds the verdicts of one batch. */
   senderOf(address: Address, cache: Map<string, Sender>): Sender;
@@ -54,6 +56,7 @@ export function createPresence(ctx: EngineContext): Presence {
     list: () => listSessions(ctx),
     named: (to) => sessionsNamed(ctx, to),
     find: (address) => findSession(ctx, address),
+    judge: (address, text) => judge(ctx, address, text),
     findRunning: (address) => findSession(ctx, address)?.record,
     senderOf: (address, cache) => senderOf(ctx, s, address, cache),
   };

@@ -2,8 +2,10 @@
 // `/mailbox prune` (no age rule).
 import { err, ok, type Result } from "neverthrow";
 import type { StoreError } from "../../../ports/shared/store-error.js";
+import type { Address } from "../address.js";
 import { mayPrune } from "../prune-rules.js";
 import type { EngineContext } from "./context.js";
+import { inboxOwner } from "./ownership.js";
 
 /** Removes the folders of closed sessions; `olderThanDays` undefined is `/mailbox prune` (no age rule). */
 export function pruneBoxes(ctx: EngineContext, olderThanDays: number | undefined): Result<number, StoreError> {
@@ -15,10 +17,23 @@ export function pruneBoxes(ctx: EngineContext, olderThanDays: number | undefined
   const context = { self, running, nowMs: ctx.clock.now(), olderThanDays };
   let removed = 0;
   for (const box of boxes.value) {
-    if (!mayPrune(box, context)) continue;
-    const gone = ctx.store.removeBox(box.address);
+    if (!mayPrune(box, context) || mayBeRunning(ctx, box.address)) continue;
+    const owner = inboxOwner(ctx, box.address);
+    if (owner === "live") continue;
+    const gone = ctx.store.removeBox(box.address, owner.gone);
     if (gone.isOk() && gone.value) removed++;
   }
   if (olderThanDays !== undefined && removed > 0) ctx.notices.tell({ kind: "pruned", count: removed });
   return ok(removed);
+}
+
+/** Looked at again, alone, before its folder goes: the listing of running records may have missed
+ * this one (a read that failed, more records than one listing takes), and a live session's folder
+ * holds its owner record and claim journal. A record still there that is not judged gone (or one
+ * that cannot be read) keeps it; so does an owner record of a live process (a session starting
+ * takes its inbox first), checked again by the removal once no path reaches the folder. */
+function mayBeRunning(ctx: EngineContext, address: Address): boolean {
+  const text = ctx.store.readRunning(address);
+  if (text.isErr()) return true;
+  return text.value !== undefined && ctx.presence.judge(address, text.value) !== undefined;
 }

@@ -132,19 +132,19 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       b.raw.write(`${b.outside}/keep`, "kept");
       b.raw.symlink(b.outside, box(bob, "cur/link"));
       // m1 waits in new/: a folder with unread mail is put back, never removed.
-      expect(store.removeBox(bob)._unsafeUnwrap()).toBe(false);
+      expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(false);
       expect(b.raw.exists(box(bob, "new"))).toBe(true);
       b.raw.rmTree(box(bob, "new"));
-      expect(store.removeBox(bob)._unsafeUnwrap()).toBe(true);
+      expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(true);
       expect(b.raw.exists(box(bob))).toBe(false);
       expect(b.raw.read(`${b.outside}/keep`)).toBe("kept");
-      expect(store.removeBox(bob)._unsafeUnwrap()).toBe(true);
+      expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(true);
     });
 
     it("refuses to remove a symlinked address folder, leaving the link and its target", () => {
       b.raw.write(`${b.outside}/keep`, "kept");
       b.raw.symlink(b.outside, box(carol));
-      expect(store.removeBox(carol)._unsafeUnwrapErr()).toEqual({ kind: "not-a-folder", path: box(carol) });
+      expect(store.removeBox(carol, undefined)._unsafeUnwrapErr()).toEqual({ kind: "not-a-folder", path: box(carol) });
       expect(b.raw.isLink(box(carol))).toBe(true);
       expect(b.raw.read(`${b.outside}/keep`)).toBe("kept");
     });

@@ -328,7 +328,7 @@ const removeBoxArb = fc.nat().map((index) => {
     { boxes: addresses },
     (m, r) => {
       const who = pick(idle(m), index)!;
-      expect(r.store.removeBox(who).isOk()).toBe(true);
+      expect(r.store.removeBox(who, undefined).isOk()).toBe(true);
       expect(r.backend.raw.exists(`${r.backend.root}/${who}`)).toBe(false);
       m.boxes.delete(who);
     },

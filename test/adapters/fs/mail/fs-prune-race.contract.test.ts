@@ -44,7 +44,7 @@ describe.each(backends)("prune racing a send, on $name", ({ make }) => {
   it("keeps a folder that mail reached after the listing that found it empty", () => {
     expect(store.listBoxes()._unsafeUnwrap()).toMatchObject([{ address: bob, waiting: 0 }]);
     sender.deliver(envelope("late", { from: alice, to: bob }), sentAtMs, { durable: true })._unsafeUnwrap();
-    expect(store.removeBox(bob)._unsafeUnwrap()).toBe(false);
+    expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(false);
     expect(newNames()).toEqual([envelopeFileName(sentAtMs, "late")]);
     expect(b.raw.list(b.root).filter((name) => name.startsWith("."))).toEqual([]);
   });
@@ -53,7 +53,7 @@ describe.each(backends)("prune racing a send, on $name", ({ make }) => {
     hook.run = () => {
       sender.deliver(envelope("during", { from: alice, to: bob }), sentAtMs, { durable: true })._unsafeUnwrap();
     };
-    expect(store.removeBox(bob)._unsafeUnwrap()).toBe(true);
+    expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(true);
     expect(newNames()).toEqual([envelopeFileName(sentAtMs, "during")]);
   });
 
@@ -70,7 +70,7 @@ describe.each(backends)("prune racing a send, on $name", ({ make }) => {
         renamed = (e as NodeJS.ErrnoException).code;
       }
     };
-    expect(store.removeBox(bob)._unsafeUnwrap()).toBe(true);
+    expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(true);
     expect(renamed).toBe("ENOENT");
     expect(b.raw.exists(`${b.root}/${bob}`)).toBe(false);
   });
@@ -78,12 +78,41 @@ describe.each(backends)("prune racing a send, on $name", ({ make }) => {
   it("settles a tombstone a crashed prune left: its mail goes back to the address, or into the folder made anew", () => {
     sender.deliver(envelope("kept", { from: alice, to: bob }), sentAtMs, { durable: true })._unsafeUnwrap();
     b.raw.rename(`${b.root}/${bob}`, `${b.root}/.pruning-${bob}`);
-    expect(store.removeBox(bob)._unsafeUnwrap()).toBe(false);
+    expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(false);
     expect(newNames()).toEqual([envelopeFileName(sentAtMs, "kept")]);
     // Again, but a sender made the folder anew in the meantime: the two inboxes are merged.
     b.raw.rename(`${b.root}/${bob}`, `${b.root}/.pruning-${bob}`);
     sender.deliver(envelope("new", { from: alice, to: bob }), sentAtMs + 1, { durable: true })._unsafeUnwrap();
-    expect(store.removeBox(bob)._unsafeUnwrap()).toBe(false);
+    expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(false);
     expect(newNames()).toEqual([envelopeFileName(sentAtMs, "kept"), envelopeFileName(sentAtMs + 1, "new")]);
+  });
+  it("keeps a folder whose owner record is not the one judged gone: a session took its inbox meanwhile", () => {
+    sender.claimOwner(bob, "t1", "stale owner\n")._unsafeUnwrap();
+    const ownerNow = () => b.raw.read(`${b.root}/${bob}/owner.json`);
+    // Judged gone while it held "stale owner"; a new start replaced it before the move.
+    sender.replaceOwner(bob, "stale owner\n", "t2", "new owner\n")._unsafeUnwrap();
+    expect(store.removeBox(bob, "stale owner\n")._unsafeUnwrap()).toBe(false);
+    expect(ownerNow()).toBe("new owner\n");
+    // Judged with the record it holds: removed.
+    expect(store.removeBox(bob, "new owner\n")._unsafeUnwrap()).toBe(true);
+    expect(b.raw.exists(`${b.root}/${bob}`)).toBe(false);
+  });
+
+  it("keeps a folder an owner record reached after a look that found none", () => {
+    hook.run = () => b.raw.write(`${b.root}/.pruning-${bob}/owner.json`, "starting\n");
+    expect(store.removeBox(bob, undefined)._unsafeUnwrap()).toBe(false);
+    expect(b.raw.read(`${b.root}/${bob}/owner.json`)).toBe("starting\n");
+  });
+
+  it("puts back a tombstone a crashed prune left with an owner record in it (the next prune judges it)", () => {
+    sender.claimOwner(bob, "t1", "someone\n")._unsafeUnwrap();
+    b.raw.rename(`${b.root}/${bob}`, `${b.root}/.pruning-${bob}`);
+    expect(
+      store
+        .listBoxes()
+        ._unsafeUnwrap()
+        .map((box) => box.address),
+    ).toEqual([bob]);
+    expect(store.removeBox(bob, "someone\n")._unsafeUnwrap()).toBe(true);
   });
 });

@@ -108,10 +108,19 @@ describe("claim", () => {
     let interleaved = false;
     const bob = h.start("bob");
     bob.engine.claim(["README.md"]);
-    // Bob's whole claim runs right after Alice's first listing of claims/, before she creates hers.
+    // Bob's whole claim runs right after Alice's first listing of claims/, before she creates hers
+    // (a small folder is listed in one readdir, a big one through opendir).
     const alice = h.start("alice", {
       wrapFs: (fs) => ({
         ...fs,
+        readdirSync: ((path: string, options: unknown) => {
+          const listed = (fs.readdirSync as (p: string, o: unknown) => unknown)(path, options);
+          if (path === `${busRoot}/claims` && !interleaved && h.record("alice") !== undefined) {
+            interleaved = true;
+            expect(bob.engine.claim(["src/api/routes.ts"]).isOk()).toBe(true);
+          }
+          return listed;
+        }) as typeof fs.readdirSync,
         opendirSync(path: string) {
           const dir = fs.opendirSync(path);
           if (path !== `${busRoot}/claims` || interleaved || h.record("alice") === undefined) return dir;

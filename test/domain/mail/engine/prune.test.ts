@@ -104,3 +104,37 @@ describe("the prune at start", () => {
     expect(alice.host.notices).toEqual([]);
   });
 });
+
+describe("a prune never takes a live session's folder", () => {
+  // Found by the simulator: a record that failed to read left the session out of the listing of
+  // running sessions, and the prune removed its folder (owner record and claim journal with it).
+  it("keeps the folder of a session whose record cannot be read at the moment of the listing", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    h.launch("bob");
+    const record = `${mailRoot}/running/${addressOf.bob}.json`;
+    const open = h.vol.openSync.bind(h.vol);
+    h.vol.openSync = ((path: string, ...rest: unknown[]) => {
+      if (String(path) === record) throw Object.assign(new Error("EIO: i/o error"), { code: "EIO" });
+      return (open as (...args: unknown[]) => number)(path, ...rest);
+    }) as typeof h.vol.openSync;
+    try {
+      expect(alice.engine.prune()._unsafeUnwrap()).toBe(0);
+    } finally {
+      h.vol.openSync = open;
+    }
+    expect(h.exists(`${mailRoot}/${addressOf.bob}/owner.json`)).toBe(true);
+  });
+
+  // A session takes its inbox (owner.json) as it starts and writes its record after: a reader in
+  // another pid namespace cannot judge its pid, and must not take the missing record for an end.
+  it("keeps the folder a session in another pid namespace owns before its record is written", () => {
+    const h = createHarness();
+    const alice = h.launch("alice", { spawn: { pidNamespace: "pid:[4026532389]" } });
+    h.launch("bob");
+    const record = `${mailRoot}/running/${addressOf.bob}.json`;
+    h.vol.unlinkSync(record);
+    expect(alice.engine.prune()._unsafeUnwrap()).toBe(0);
+    expect(h.exists(`${mailRoot}/${addressOf.bob}/owner.json`)).toBe(true);
+  });
+});

@@ -72,4 +72,24 @@ describe("the same session in two processes", () => {
     const again = h.launch("alice");
     expect(again.warnings()).toEqual([]);
   });
+  // Found by the simulator: stopped past the owner check's period, the owner lost its inbox (a
+  // reader in another pid namespace judged it closed by its unrefreshed record and pruned its
+  // folder; the twin took the inbox). Resumed, a wake came before its poll, and both claimed.
+  it("checks it still owns the inbox before a claim once the check is due, so a resumed owner that lost it claims nothing", () => {
+    const h = createHarness();
+    const first = h.launch("alice");
+    const twin = h.launch("alice");
+    const bob = h.launch("bob");
+    const { started: _, ...held } = JSON.parse(String(h.vol.readFileSync(ownerFile, "utf8"))) as Record<
+      string,
+      unknown
+    >;
+    h.vol.writeFileSync(ownerFile, `${JSON.stringify({ ...held, pid: twin.pid, token: "the-twin" })}\n`);
+    // Time passes with no timer run (the process was stopped): the owner check is due.
+    h.clock.jump(2 * ownerCheckMs);
+    bob.engine.send(addressOf.alice, "for whoever owns it")._unsafeUnwrap();
+    h.hint("alice");
+    expect(first.host.injected).toEqual([]);
+    expect(h.files("alice", "new")).toHaveLength(1);
+  });
 });
