@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { type BigIntStats, closeSync, constants, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { gitLinkBytesMax } from "../../domain/bus/limits.js";
 import type { FileIdentity, NameFolding, RealPaths } from "../../ports/bus/real-paths.js";
 
@@ -8,17 +8,30 @@ import type { FileIdentity, NameFolding, RealPaths } from "../../ports/bus/real-
  * comes first, since each thrown error costs more than the system call. */
 function realpath(path: string): string | undefined {
   try {
-    if (statSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
-    return realpathSync.native(path);
+    const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (stats === undefined) return undefined;
+    const real = realpathSync.native(path);
+    remember(real, stats);
+    return real;
   } catch {
     return undefined;
   }
 }
 
+/** The stat realpath took, kept for the identity of the path it returned until the current run of
+ * code ends: a resolution asks for both in one go (the check before an edit, in two system calls
+ * instead of three), and no later call reuses it. */
+let lastStat: { path: string; stats: BigIntStats } | undefined;
+
+function remember(path: string, stats: BigIntStats): void {
+  if (lastStat === undefined) queueMicrotask(() => (lastStat = undefined));
+  lastStat = { path, stats };
+}
+
 /** bigint: an inode number may pass 2^53 (XFS, btrfs, NFS), and two files must never read as one. */
 function identity(path: string): FileIdentity | undefined {
   try {
-    const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
+    const stats = lastStat?.path === path ? lastStat.stats : statSync(path, { bigint: true, throwIfNoEntry: false });
     return stats === undefined ? undefined : { id: `${stats.dev}-${stats.ino}`, folder: stats.isDirectory() };
   } catch {
     return undefined;

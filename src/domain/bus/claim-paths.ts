@@ -154,5 +154,12 @@ export function resolveClaimPaths(
 
 /** Whether two claim keys collide: the same path, or one a directory prefix of the other. */
 export function keysConflict(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+  return a === b || below(a, b) || below(b, a);
+}
+
+const slash = 47;
+
+/** `inner` is a path under the folder `outer`; no string is made (a check compares every claim). */
+function below(inner: string, outer: string): boolean {
+  return inner.length > outer.length && inner.charCodeAt(outer.length) === slash && inner.startsWith(outer);
 }
