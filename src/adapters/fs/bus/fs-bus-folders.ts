@@ -136,7 +136,7 @@ export function scanFolder(
  * entry of its own, more than the system calls when the folder holds a hundred names. Its size bounds
  * its entries where a file system grows a folder with them (ext4 at least 12 bytes a name, tmpfs 20,
  * btrfs twice the name's bytes), so the one read is bounded too. */
-function readWhole(fs: FsLike, path: string): Result<Dir, StoreError> {
+export function readWhole(fs: FsLike, path: string): Result<Dir, StoreError> {
   return attempt("readdir", path, () => fs.readdirSync(path, { withFileTypes: true })).map((entries): Dir => {
     let next = 0;
     return { readSync: () => entries[next++] ?? null, closeSync: () => undefined };

@@ -17,7 +17,7 @@ import {
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt } from "../shared/fs-errors.js";
 import type { FsLike } from "../shared/fs-like.js";
-import { type BusContext, inboxFolder, lstatIfThere } from "./fs-bus-folders.js";
+import { type BusContext, inboxFolder, lstatIfThere, readWhole } from "./fs-bus-folders.js";
 
 type Dir = ReturnType<FsLike["opendirSync"]>;
 
@@ -169,12 +169,7 @@ function openPass(
 ): Result<Dir, StoreError> {
   if (!smallFolder(index, folderBytes, nowMs))
     return attempt("opendir", index.folder, () => fs.opendirSync(index.folder));
-  return attempt("readdir", index.folder, () => fs.readdirSync(index.folder, { withFileTypes: true })).map(
-    (entries): Dir => {
-      let next = 0;
-      return { readSync: () => entries[next++] ?? null, closeSync: () => undefined };
-    },
-  );
+  return readWhole(fs, index.folder);
 }
 
 /** Lists up to `entriesMax` more entries of the folder (a new pass begins when none is in progress);
