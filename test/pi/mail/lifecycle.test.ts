@@ -45,7 +45,7 @@ describe("the running record", () => {
     alice.pi.api.setSessionName("lead");
     await waitFor(() => runningRecord(sandbox.root, ids.alice)?.name === "lead", "the record to carry the name lead");
     await alice.agentStart();
-    await waitFor(() => runningRecord(sandbox.root, ids.alice)?.state === "busy", "the record to say busy");
+    expect(runningRecord(sandbox.root, ids.alice)?.state).toBe("busy");
     await alice.assistant("ok");
     await alice.settle(false);
     expect(runningRecord(sandbox.root, ids.alice)?.state).toBe("idle");

@@ -55,12 +55,7 @@ export function createRun(ctx: EngineContext): Run {
     started() {
       if (s.busy || ctx.lifecycle.closed()) return;
       s.busy = true;
-      // On the next turn of the loop: Pi waits for agent_start's handlers before the model's call,
-      // and a record written there delayed every run by the write (a request's round trip most).
-      // A run that settled before it runs wrote "idle" already.
-      ctx.clock.defer(() => {
-        if (s.busy && !ctx.lifecycle.closed()) ctx.presence.write();
-      });
+      ctx.presence.write();
     },
     settled(outcome) {
       if (ctx.lifecycle.closed()) return;
