@@ -1,6 +1,8 @@
 // The bus figures: claim, status and inbox, each beside its raw floor measured in the same round on
 // the same fresh bus folder, ours and the floor taking turns going first (ext4 creates slowly for a
 // while after deletes, so both must meet the same file system state).
+
+import { randomUUID } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -241,7 +243,7 @@ function claimTurn(bus: Bus, i: number): { bare: () => number; checked: () => nu
     return {
       names,
       encodedKeys: names.map((name) => name.slice(0, name.indexOf("~"))),
-      text: encodeClaimFile(owner, token, kind, keys),
+      text: encodeClaimFile(randomUUID(), owner, token, kind, keys),
     };
   };
   const link = (draft: string, text: string, names: readonly string[]) => {

@@ -5,11 +5,12 @@ import {
   attemptsOf,
   collide,
   doubleHolds,
+  judgeHandoffs,
   judgeRefusals,
   judgeSnapshots,
   type WorkerLog,
 } from "./harness/bus-claim-log.js";
-import type { ClaimLine, ReleaseLine } from "./harness/bus-worker-io.js";
+import type { AcceptLine, ClaimLine, OfferLine, ReleaseLine } from "./harness/bus-worker-io.js";
 
 const ok = (n: number, s: number, e: number, keys: string[]): ClaimLine => ({
   ev: "claim",
@@ -97,6 +98,82 @@ describe("the claim race's judges", () => {
       attempts,
     );
     expect(seen.doubleHeld).toEqual(["src by a and src/api by b"]);
-    expect(seen.unexplained).toEqual(["src~a~t", "not a claim"]);
+    expect(seen.unexplained).toEqual(["src~a~t listed at 60..61", "not a claim listed at 60..61"]);
+  });
+
+  describe("judgeHandoffs and the attempts of a handoff", () => {
+    const offerLine = (n: number, s: number, e: number, keys: string[], id: string): OfferLine => ({
+      ev: "offer",
+      n,
+      s: String(s),
+      e: String(e),
+      to: "label-b",
+      keys,
+      ok: true,
+      id,
+    });
+    type Accepted = AcceptLine & { ok: true };
+    const acceptLine = (a: number, s: number, e: number, id: string, paths: string[], taken: string[]): Accepted => ({
+      ev: "accept",
+      a,
+      s: String(s),
+      e: String(e),
+      id,
+      paths,
+      ok: true,
+      taken,
+      released: paths.filter((key) => !taken.includes(key)),
+      lost: [],
+    });
+    const sender = (released: string[]): WorkerLog => ({
+      ...log("a", [ok(1, 0, 10, ["src", "docs"])], [{ ...release(1, 40, 45, ["src", "docs"]), released }]),
+      offers: [offerLine(1, 10, 12, ["src", "docs"], "o1")],
+    });
+    const recipient = (accept: Accepted, released = accept.taken): WorkerLog => ({
+      ...log("b", [], [{ ...release(accept.a, 50, 55, accept.taken), of: "accept", released }]),
+      accepts: [accept],
+    });
+
+    it("passes a clean move: the sender's claims end at the accept, the recipient's hold starts there", () => {
+      const logs = [sender([]), recipient(acceptLine(1, 20, 30, "o1", ["src", "docs"], ["src", "docs"]))];
+      expect(judgeHandoffs(logs)).toEqual({ offers: 1, accepted: 1, keysMoved: 2, lapsed: 0, lostRaces: 0, wrong: [] });
+      const attempts = attemptsOf(logs);
+      expect(attempts.map((a) => [a.kind, a.keys, a.hold])).toEqual([
+        ["moved", ["src", "docs"], { from: 10n, to: 20n }],
+        ["accept", ["src", "docs"], { from: 30n, to: 50n }],
+      ]);
+      expect(doubleHolds(attempts)).toEqual([]);
+    });
+
+    it("names a key neither side ended with, one both did, and one taken that was never offered", () => {
+      const neither = [sender([]), recipient(acceptLine(1, 20, 30, "o1", ["src", "docs"], ["src"]), ["src"])];
+      expect(judgeHandoffs(neither).wrong).toEqual(["label-a offer 1 (src,docs): docs neither released nor taken"]);
+      const both = [sender(["docs"]), recipient(acceptLine(1, 20, 30, "o1", ["src", "docs"], ["src", "docs"]))];
+      expect(judgeHandoffs(both).wrong).toEqual(["label-a offer 1 (src,docs): docs released by the sender and taken"]);
+      const foreign = [sender([]), recipient(acceptLine(1, 20, 30, "o1", ["src", "docs"], ["src", "docs", "test"]))];
+      expect(judgeHandoffs(foreign).wrong).toEqual(["label-a offer 1 (src,docs): the accept took test, never offered"]);
+    });
+
+    it("names a sender that kept a key past its release with no accept, and an accept of no offer", () => {
+      expect(judgeHandoffs([sender(["src"])]).wrong).toEqual([
+        "label-a offer 1 (src,docs): kept docs past its release, moved by no accept",
+      ]);
+      const stray = recipient(acceptLine(1, 20, 30, "o9", ["src"], ["src"]));
+      expect(judgeHandoffs([stray]).wrong).toEqual(["label-b accept 1 of o9: no such offer was made"]);
+    });
+
+    it("counts a key let go to a third session's claim as resolved, and judges that claim as a refusal", () => {
+      const lostTo = { path: "docs", heldPath: "docs", holder: { id: "c", label: "label-c" } };
+      const accept: Accepted = {
+        ...acceptLine(1, 20, 30, "o1", ["src", "docs"], ["src"]),
+        released: [],
+        lost: [lostTo],
+      };
+      const logs = [sender([]), recipient(accept), log("c", [ok(1, 25, 28, ["docs"])], [release(1, 60, 61, ["docs"])])];
+      expect(judgeHandoffs(logs)).toMatchObject({ accepted: 1, keysMoved: 1, lostRaces: 1, wrong: [] });
+      expect(judgeRefusals(attemptsOf(logs))).toMatchObject({ lostRace: 1, wrong: [] });
+      const named = [sender([]), recipient(accept)];
+      expect(judgeRefusals(attemptsOf(named)).wrong).toHaveLength(1);
+    });
   });
 });

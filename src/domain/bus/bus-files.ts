@@ -72,6 +72,9 @@ export interface HandoffOffer {
   to: string;
   /** The claim keys offered, each held by the sender under `fromToken` when it offered. */
   keys: string[];
+  /** The create each key's claim came from when offered ("" when unknown): a claim made again after
+   * a release is not the one offered. Absent in offers of older builds. */
+  instances?: string[];
   /** ISO 8601 (the sender's clock; the file's mtime is what ages the offer). */
   offeredAt: string;
 }

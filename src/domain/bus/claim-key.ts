@@ -161,8 +161,28 @@ function decodeIdentityName(name: string): ClaimName | undefined {
   return claim === undefined || claim.identity !== undefined ? undefined : { ...claim, identity };
 }
 
-/** What the claim files of one create hold (they are links of one file): for a person reading
- * claims/, never for the store, since the names say it all. */
-export function encodeClaimFile(owner: string, joinToken: string, label: string, keys: readonly string[]): string {
-  return `${JSON.stringify({ owner, joinToken, label, keys })}\n`;
+/** What the claim files of one create hold (they are links of one file). The names say who holds
+ * what; the content is for a person reading claims/, except `instance`, first, which tells this
+ * create's claims from a later create of the same keys by the same session (a handoff offers the
+ * claims held when it was sent, not ones made after a release). */
+export function encodeClaimFile(
+  instance: string,
+  owner: string,
+  joinToken: string,
+  label: string,
+  keys: readonly string[],
+): string {
+  return `${JSON.stringify({ instance, owner, joinToken, label, keys })}\n`;
+}
+
+/** How many bytes of a claim file hold its instance: `{"instance":"<uuid>"`. */
+export const claimInstanceBytes = 50;
+
+/** The instance at the head of a claim file, or undefined for a file of another form. */
+export function claimInstanceOf(head: string): string | undefined {
+  const prefix = '{"instance":"';
+  if (!head.startsWith(prefix)) return undefined;
+  const end = head.indexOf('"', prefix.length);
+  const instance = end < 0 ? "" : head.slice(prefix.length, end);
+  return isBusId(instance) ? instance : undefined;
 }

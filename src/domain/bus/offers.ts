@@ -8,15 +8,19 @@ import type { ClaimOwner } from "./claim-rules.js";
 import { labelCharsMax, messageTtlMs, pathCharsMax, pathsPerCallMax, storedFieldCharsMax } from "./limits.js";
 import { claimTag } from "./observed.js";
 
-const offerShape = record({
-  id: busId,
-  from: busId,
-  fromToken: busId,
-  fromLabel: text({ minLength: 1, maxLength: storedFieldCharsMax }),
-  to: busId,
-  keys: list(text({ minLength: 1, maxLength: pathCharsMax }), pathsPerCallMax),
-  offeredAt: text({ maxLength: storedFieldCharsMax }),
-});
+const offerShape = record(
+  {
+    id: busId,
+    from: busId,
+    fromToken: busId,
+    fromLabel: text({ minLength: 1, maxLength: storedFieldCharsMax }),
+    to: busId,
+    keys: list(text({ minLength: 1, maxLength: pathCharsMax }), pathsPerCallMax),
+    offeredAt: text({ maxLength: storedFieldCharsMax }),
+    instances: list(text({ maxLength: storedFieldCharsMax }), pathsPerCallMax),
+  },
+  ["instances"],
+);
 
 export function encodeOffer(offer: HandoffOffer): string {
   if (offer.fromLabel.length > labelCharsMax || offer.keys.length === 0 || !offer.keys.every(isClaimKey)) {
@@ -30,8 +34,18 @@ export function decodeOffer(json: string, fileId: string): Result<HandoffOffer, 
   if (parsed.isErr()) return err("wrong-shape");
   const offer = parsed.value;
   if (offer.id !== fileId || offer.keys.length === 0 || !offer.keys.every(isClaimKey)) return err("wrong-shape");
-  const { id, from, fromToken, fromLabel, to, keys, offeredAt } = offer;
-  return ok({ id, from, fromToken, fromLabel, to, keys: [...keys], offeredAt });
+  if (offer.instances !== undefined && offer.instances.length !== offer.keys.length) return err("wrong-shape");
+  const { id, from, fromToken, fromLabel, to, keys, offeredAt, instances } = offer;
+  return ok({
+    id,
+    from,
+    fromToken,
+    fromLabel,
+    to,
+    keys: [...keys],
+    offeredAt,
+    ...(instances === undefined ? {} : { instances: [...instances] }),
+  });
 }
 
 /** Why an offer no longer stands, or undefined while it does. */
@@ -59,6 +73,8 @@ interface ClaimMove {
   path: ClaimName;
   identities: ClaimName[];
   marked: boolean;
+  /** The create the offered claim came from, when the offer says. */
+  instance: string | undefined;
 }
 
 interface AcceptPlan {
@@ -78,13 +94,14 @@ export function planAccept(
 ): AcceptPlan {
   const marked = new Set(marks.map(claimTag));
   const plan: AcceptPlan = { moves: [], done: [], gone: [] };
-  for (const key of offer.keys) {
+  for (const [index, key] of offer.keys.entries()) {
     const onKey = claims.filter((c) => c.key === key);
     const sender = onKey.filter((c) => c.owner === offer.from && c.joinToken === offer.fromToken);
     const path = sender.find((c) => c.identity === undefined);
     if (path !== undefined) {
       const identities = sender.filter((c) => c.identity !== undefined);
-      plan.moves.push({ path, identities, marked: marked.has(claimTag(path)) });
+      const instance = offer.instances?.[index] || undefined;
+      plan.moves.push({ path, identities, marked: marked.has(claimTag(path)), instance });
     } else if (onKey.some((c) => c.identity === undefined && c.owner === self.id && c.joinToken === self.joinToken)) {
       plan.done.push(key);
     } else {

@@ -2,7 +2,7 @@
 // Everything a peer wrote (labels, ids, paths, bodies) is sanitized here; a body's lines are
 // indented, so no line of a peer's text can pass for a row of the result.
 
-import { describeBusStoreError } from "../../domain/bus/bus-errors.js";
+import { describeBusStoreError, describeConflict } from "../../domain/bus/bus-errors.js";
 import type {
   AcceptReport,
   ClaimReport,
@@ -115,8 +115,12 @@ export function claimText(report: ClaimReport): ActionText {
 export function acceptText(report: AcceptReport, short: ShortId = fullId): ActionText {
   const from = `${label(report.from.label)} (${label(short(report.from.id))})`;
   const released = report.released.length > 0 ? ` ${from} had released ${paths(report.released)} since.` : "";
+  const lost =
+    report.lost.length > 0
+      ? ` Not taken, since another session claimed it in the same instant: ${report.lost.map(describeConflict).join("; ")}.`
+      : "";
   return {
-    text: `Took ${paths(report.taken)} from ${from}: they are this session's claims now.${released}`,
+    text: `Took ${paths(report.taken)} from ${from}: they are this session's claims now.${released}${lost}`,
     summary: `took ${plural(report.taken.length, "path")} from ${label(report.from.label)}`,
   };
 }

@@ -223,12 +223,16 @@ export interface BusStore {
   listOffers(): Result<StoredOffer[], StoreError>;
   removeOffer(id: string): Result<void, StoreError>;
   /** Moves one claim (its path claim, identity claims and mark) to another holder, the path claim
-   * by one rename; false when the path claim was gone. */
+   * by one rename; false when the path claim was gone, or is no longer the `instance` offered. */
   moveClaim(
     path: ClaimName,
     identities: readonly ClaimName[],
     to: { owner: string; joinToken: string },
+    instance: string | undefined,
   ): Result<boolean, StoreError>;
+  /** Which create each of these path claims came from (what a handoff offers); a claim not there,
+   * or written without one, is left out. */
+  claimInstances(claims: readonly ClaimName[]): Result<Map<ClaimName, string>, StoreError>;
 
   /** Removes what crashed writers left in `tmp/` (temp files last changed before `nowMs -
    * olderThanMs`) and puts back any inbox a crashed prune left there. Returns how many went. */

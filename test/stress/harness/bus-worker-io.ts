@@ -5,6 +5,7 @@
 import { writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { BusError } from "../../../src/domain/bus/bus-errors.js";
+import type { ClaimConflict } from "../../../src/domain/bus/claim-rules.js";
 import type { BusEngine } from "../../../src/domain/bus/engine/index.js";
 import { createNodeBus, resolveBusPlace } from "../../../src/wiring/node-bus.js";
 
@@ -25,9 +26,10 @@ export type ClaimLine = {
   paths: string[];
 } & ({ ok: true; keys: string[]; alreadyHeld: string[] } | { ok: false; error: BusError });
 
-/** One release call of the keys a claim returned. */
+/** One release call of the keys a claim returned (or, `of: "accept"`, the keys accept `n` took). */
 export interface ReleaseLine {
   ev: "release";
+  of?: "accept";
   n: number;
   s: string;
   e: string;
@@ -35,6 +37,35 @@ export interface ReleaseLine {
   released: string[];
   failed: string | undefined;
 }
+
+/** Claim `n`'s keys offered to the peer labelled `to` by a handoff (message `id`). */
+export type OfferLine = {
+  ev: "offer";
+  n: number;
+  s: string;
+  e: string;
+  to: string;
+  keys: string[];
+} & ({ ok: true; id: string } | { ok: false; error: BusError });
+
+/** The `a`-th accept of this session, of the handoff `id` offering `paths`. */
+export type AcceptLine = {
+  ev: "accept";
+  a: number;
+  s: string;
+  e: string;
+  id: string;
+  paths: string[];
+} & (
+  | {
+      ok: true;
+      taken: string[];
+      released: string[];
+      /** Moved, then let go to a third session's claim that met the move mid-way. */
+      lost: ClaimConflict[];
+    }
+  | { ok: false; error: BusError }
+);
 
 export interface SentLine {
   ev: "sent";
@@ -47,7 +78,7 @@ export interface DoneLine {
   count: number;
 }
 
-export type WorkerLine = ReadyLine | ClaimLine | ReleaseLine | SentLine | DoneLine;
+export type WorkerLine = ReadyLine | ClaimLine | ReleaseLine | OfferLine | AcceptLine | SentLine | DoneLine;
 
 export function required(name: string): string {
   const value = process.env[name];

@@ -10,7 +10,11 @@
 //   WAIT_GO                     "1": print ready, then start at a `go` line on stdin
 //   OBSERVE                     "1": a third of the turns are an edit's check of one path instead
 //                               (checkEdit: an observed claim when nobody holds it), logged as a claim
-// Stdout: one JSON line per event (bus-worker-io.ts): ready, claim, release, done.
+//   HANDOFF                     "1": every turn first accepts the handoffs in its inbox (holding what
+//                               it took a moment, then releasing it); one claim in OFFER_ONE_IN is
+//                               offered to a peer of PEERS (JSON labels), held OFFER_HOLD_MS_MAX at
+//                               most, then released: what the peer took by then is not released here
+// Stdout: one JSON line per event (bus-worker-io.ts): ready, claim, offer, accept, release, done.
 
 import { err, ok } from "neverthrow";
 import { now, print, readyThenRun, required, sleep, startWorkerSession } from "../harness/bus-worker-io.js";
@@ -24,6 +28,10 @@ const holdMsMax = Number(process.env.HOLD_MS_MAX ?? "2");
 const releaseAlways = (process.env.RELEASE ?? "always") === "always";
 const label = required("LABEL");
 const observe = process.env.OBSERVE === "1";
+const handoff = process.env.HANDOFF === "1";
+const peers = (handoff ? JSON.parse(required("PEERS")) : []) as string[];
+const offerOneIn = Number(process.env.OFFER_ONE_IN ?? "3");
+const offerHoldMsMax = Number(process.env.OFFER_HOLD_MS_MAX ?? "20");
 
 function pick(): string[] {
   const chosen = new Set<string>();
@@ -51,11 +59,65 @@ function editClaim(path: string): ReturnType<typeof engine.claim> {
 const joined = engine.join({ label, listen: false });
 if (joined.isErr()) throw new Error(`bus-claimer: join failed: ${JSON.stringify(joined.error)}`);
 
+let accepts = 0;
+
+/** Accepts every handoff waiting in the inbox, holds what each moved a moment, and releases it. */
+async function acceptOffers(): Promise<void> {
+  const waiting = engine.inboxIds();
+  if (waiting.isErr() || waiting.value.size === 0) return;
+  const read = engine.inbox(undefined);
+  if (read.isErr()) throw new Error(`bus-claimer: inbox failed: ${JSON.stringify(read.error)}`);
+  for (const { message } of read.value.rows) {
+    if (message.kind !== "handoff") continue;
+    const a = ++accepts;
+    const s = now();
+    const accepted = engine.accept(message.id);
+    const e = now();
+    if (accepted.isErr()) {
+      print({ ev: "accept", a, s, e, id: message.id, paths: message.paths, ok: false, error: accepted.error });
+      continue;
+    }
+    const { taken, released } = accepted.value;
+    const { lost } = accepted.value;
+    print({ ev: "accept", a, s, e, id: message.id, paths: message.paths, ok: true, taken, released, lost });
+    const holdMs = random.int(0, holdMsMax);
+    if (holdMs > 0) await sleep(holdMs);
+    const rs = now();
+    const gave = engine.release(taken);
+    const re = now();
+    print({
+      ev: "release",
+      of: "accept",
+      n: a,
+      s: rs,
+      e: re,
+      keys: taken,
+      released: gave.isOk() ? gave.value.released : [],
+      failed: gave.isErr() ? JSON.stringify(gave.error) : undefined,
+    });
+  }
+}
+
+/** Offers what a claim just took to a random peer; true when the offer was made. */
+function offer(n: number, keys: readonly string[]): boolean {
+  const to = peers[random.int(0, peers.length - 1)] as string;
+  const s = now();
+  const sent = engine.send({ to, kind: "handoff", text: "take these", paths: keys });
+  const e = now();
+  if (sent.isErr()) {
+    print({ ev: "offer", n, s, e, to, keys, ok: false, error: sent.error });
+    return false;
+  }
+  print({ ev: "offer", n, s, e, to, keys, ok: true, id: sent.value.messageId });
+  return true;
+}
+
 async function run(): Promise<void> {
   const held = new Set<string>();
   for (let n = 1; count === 0 || n <= count; n++) {
     // One turn of the event loop each time: a closed stdin (an orphan) is heard even in a tight loop.
     await new Promise((resolve) => setImmediate(resolve));
+    if (handoff) await acceptOffers();
     const edits = observe && random.int(0, 2) === 0;
     const asked = edits ? pick().slice(0, 1) : pick();
     const s = now();
@@ -68,7 +130,8 @@ async function run(): Promise<void> {
     const { claimed: keys, alreadyHeld } = claimed.value;
     print({ ev: "claim", n, s, e, paths: asked, ok: true, keys, alreadyHeld });
     for (const key of keys) held.add(key);
-    const holdMs = random.int(0, holdMsMax);
+    const offered = handoff && !edits && keys.length > 0 && random.int(1, offerOneIn) === 1 && offer(n, keys);
+    const holdMs = offered ? random.int(1, offerHoldMsMax) : random.int(0, holdMsMax);
     if (holdMs > 0) await sleep(holdMs);
     if (!releaseAlways && random.int(0, 1) === 0) continue;
     const toRelease = releaseAlways ? keys : [...held];

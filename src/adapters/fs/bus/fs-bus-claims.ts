@@ -106,7 +106,7 @@ export function createClaims(
   // One file, written once, linked under every name: k links and one write, not k files. The
   // draft is no publication (nobody reads tmp/), so it is written in place, not renamed.
   const draft = tmpName(ctx, "claim", ".json");
-  const written = writeDraft(ctx, draft, encodeClaimFile(owner, joinToken, label, keys));
+  const written = writeDraft(ctx, draft, encodeClaimFile(ctx.entropy.uuid(), owner, joinToken, label, keys));
   if (written.isErr()) return err(written.error);
   const made: string[] = [];
   const linked = linkAll(ctx, draft, paths, made);

@@ -11,6 +11,7 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { removeQuietly, writeAtomic } from "../shared/fs-files.js";
 import { readOwnEntry } from "../shared/fs-read.js";
+import { readClaimInstance } from "./fs-bus-claim-instance.js";
 import {
   type BusContext,
   ensureOwn,
@@ -97,19 +98,26 @@ export function removeOffer(ctx: BusContext, id: string): Result<void, StoreErro
  * (the one step: before it the sender holds the key and the file, after it the recipient does, and
  * no reader sees both or neither), then the sender's identity claims and mark go (they hold nothing
  * now). A crash between steps leaves the key with exactly one of them. False when the sender's path
- * claim was gone already.
+ * claim was gone already, or (given the `instance` offered) is no longer the claim offered: made
+ * again after a release. That is looked at before the rename and, since the sender may release and
+ * claim again in between, after it too: a claim moved that was not the one offered goes back.
  */
 export function moveClaim(
   ctx: BusContext,
   path: ClaimName,
   identities: readonly ClaimName[],
   to: { owner: string; joinToken: string },
+  instance: string | undefined,
 ): Result<boolean, StoreError> {
   const folder = folderPath(ctx, "claims");
   const name = (claim: ClaimName) => encodeClaimName(claim).map((n) => `${folder}/${n}`);
   const from = name(path);
   const into = name({ key: path.key, ...to });
   if (from.isErr() || into.isErr()) return ok(false);
+  const offered = (at: string) =>
+    instance === undefined ? ok(true) : readClaimInstance(ctx, at).map((seen) => seen === instance);
+  const before = offered(from.value);
+  if (before.isErr() || !before.value) return before.map(() => false);
   const made: string[] = [];
   for (const identity of identities) {
     const source = name(identity);
@@ -125,6 +133,12 @@ export function moveClaim(
     return ok(false);
   }
   if (renamed.isErr()) return undo(ctx, made, renamed.error);
+  const after = offered(into.value);
+  if (after.isOk() && !after.value) {
+    attempt("rename", from.value, () => ctx.fs.renameSync(into.value, from.value));
+    for (const path of made) removeQuietly(ctx.fs, path);
+    return ok(false);
+  }
   for (const identity of identities) {
     const source = name(identity);
     if (source.isOk()) unlinkIfThere(ctx.fs, source.value);

@@ -17,6 +17,7 @@ import { folderMode } from "../shared/fs-files.js";
 import type { FsLike } from "../shared/fs-like.js";
 import { checkRootPath, openToOthers } from "../shared/fs-path-safety.js";
 import { dropAside, listAside, restoreShown, setAside } from "./fs-bus-aside.js";
+import { claimInstances } from "./fs-bus-claim-instance.js";
 import { claimTimes, removeMarks, stampClaim } from "./fs-bus-claim-marks.js";
 import { pageClaims } from "./fs-bus-claim-pages.js";
 import { createClaims, listClaims, removeClaims } from "./fs-bus-claims.js";
@@ -92,7 +93,8 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     readOffer: (id) => readOffer(ctx, id),
     listOffers: () => listOffers(ctx),
     removeOffer: (id) => removeOffer(ctx, id),
-    moveClaim: (path, identities, to) => moveClaim(ctx, path, identities, to),
+    moveClaim: (path, identities, to, instance) => moveClaim(ctx, path, identities, to, instance),
+    claimInstances: (claims) => claimInstances(ctx, claims),
     sweepTmp: (nowMs, olderThanMs) => sweepTmp(ctx, nowMs, olderThanMs),
   };
 }

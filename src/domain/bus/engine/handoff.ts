@@ -6,7 +6,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { StoredOffer } from "../../../ports/bus/bus-store.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
-import type { HandoffOffer } from "../bus-files.js";
+import type { ClaimName, HandoffOffer } from "../bus-files.js";
 import type { ClaimTarget } from "../claim-paths.js";
 import { type ClaimConflict, type Holder, planClaim } from "../claim-rules.js";
 import { ownerReadsMax } from "../limits.js";
@@ -18,39 +18,49 @@ import { type BusContext, fromStore } from "./context.js";
 import type { Membership } from "./membership.js";
 import { readOwners } from "./peers.js";
 
-/** The keys a handoff offers, each held by this membership under its token, or the refusal. Read
- * before anything of the send is written. */
-export function offeredKeys(ctx: BusContext, membership: Membership, keys: readonly string[]): Result<void, BusError> {
+/** The path claims a handoff offers, one per key, each held by this membership under its token, or
+ * the refusal. Read before anything of the send is written. */
+export function offeredClaims(
+  ctx: BusContext,
+  membership: Membership,
+  keys: readonly string[],
+): Result<ClaimName[], BusError> {
   const identity = membership.identity();
   const member = membership.member();
-  const held = new Set<string>();
+  const held = new Map<string, ClaimName>();
   if (identity !== undefined && member !== undefined) {
     const listed = allClaims(ctx);
     if (listed.isErr()) return err(listed.error);
     for (const c of listed.value.claims) {
-      if (c.identity === undefined && c.owner === identity.id && c.joinToken === member.joinToken) held.add(c.key);
+      if (c.identity === undefined && c.owner === identity.id && c.joinToken === member.joinToken) held.set(c.key, c);
     }
   }
   const unheld = keys.filter((key) => !held.has(key));
-  return unheld.length === 0 ? ok(undefined) : err({ kind: "handoff-unheld", keys: unheld });
+  if (unheld.length > 0) return err({ kind: "handoff-unheld", keys: unheld });
+  return ok(keys.map((key) => held.get(key) as ClaimName));
 }
 
-/** The offer file of a handoff about to be delivered (removed again if the delivery fails). */
+/** The offer file of a handoff about to be delivered (removed again if the delivery fails), naming
+ * the create each offered claim came from. */
 export function makeOffer(
   ctx: BusContext,
   from: { id: string; joinToken: string; label: string },
   to: string,
   messageId: string,
-  keys: readonly string[],
+  claims: readonly ClaimName[],
 ): Result<void, BusError> {
+  const instances = fromStore(ctx.store.claimInstances(claims));
+  if (instances.isErr()) return err(instances.error);
   const offer: HandoffOffer = {
     id: messageId,
     from: from.id,
     fromToken: from.joinToken,
     fromLabel: from.label,
     to,
-    keys: [...keys],
+    keys: claims.map((claim) => claim.key),
     offeredAt: isoFromMs(ctx.clock.now()),
+    // A claim read without one (made by an older build) is moved without the check.
+    instances: claims.map((claim) => instances.value.get(claim) ?? ""),
   };
   return fromStore(ctx.store.writeOffer(offer));
 }
@@ -62,6 +72,9 @@ export interface AcceptReport {
   taken: string[];
   /** Keys the sender had released since it offered them. */
   released: string[];
+  /** Keys moved here that a third session claimed in the same instant: this session let them go,
+   * so they are not in `taken` and nothing of them is held here. */
+  lost: ClaimConflict[];
 }
 
 export function accept(ctx: BusContext, membership: Membership, id: string): Result<AcceptReport, BusError> {
@@ -88,7 +101,7 @@ export function accept(ctx: BusContext, membership: Membership, id: string): Res
   const files: ClaimTarget[] = [];
   for (const move of plan.moves) {
     const moved = fromStore(
-      ctx.store.moveClaim(move.path, move.identities, { owner: self.id, joinToken: self.joinToken }),
+      ctx.store.moveClaim(move.path, move.identities, { owner: self.id, joinToken: self.joinToken }, move.instance),
     );
     if (moved.isErr()) return err(moved.error);
     (moved.value ? taken : released).push(move.path.key);
@@ -98,8 +111,12 @@ export function accept(ctx: BusContext, membership: Membership, id: string): Res
   if (taken.length === 0) return err({ kind: "offer-lapsed", id, reason: "released" });
   const lost = inTheWay(ctx, self, taken, files);
   if (lost.isErr()) return err(lost.error);
-  if (lost.value.length > 0) return err({ kind: "claim-conflict", conflicts: lost.value, race: true });
-  return ok({ id, from: { id: offer.from, label: offer.fromLabel }, taken, released });
+  // What was lost is let go; what was kept is this session's, and the report says both, so the
+  // caller never holds a claim it was told it did not get.
+  const lostKeys = new Set(lost.value.map((conflict) => conflict.path));
+  const kept = taken.filter((key) => !lostKeys.has(key));
+  if (kept.length === 0) return err({ kind: "claim-conflict", conflicts: lost.value, race: true });
+  return ok({ id, from: { id: offer.from, label: offer.fromLabel }, taken: kept, released, lost: lost.value });
 }
 
 /** Looked again once moved, as every claim looks after it creates: a live claim of a third session

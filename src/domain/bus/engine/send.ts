@@ -8,7 +8,7 @@ import { resolveClaimPaths } from "../claim-paths.js";
 import { pathsPerCallMax } from "../limits.js";
 import { checkText, isBusKind, type Recipient, resolveRecipients } from "../sending-rules.js";
 import type { BusContext } from "./context.js";
-import { makeOffer, offeredKeys } from "./handoff.js";
+import { makeOffer, offeredClaims } from "./handoff.js";
 import type { Membership } from "./membership.js";
 import { pathLookup } from "./path-lookup.js";
 import { readPeers } from "./peers.js";
@@ -74,17 +74,15 @@ export function send(ctx: BusContext, membership: Membership, request: SendReque
   if (recipients.isErr()) return err(recipients.error);
   // A handoff with paths offers the sender's claims on them: refused unless it holds every one.
   const offers = kind === "handoff" && paths.length > 0;
-  if (offers) {
-    const held = offeredKeys(ctx, membership, paths);
-    if (held.isErr()) return err(held.error);
-  }
+  const held = offers ? offeredClaims(ctx, membership, paths) : ok([]);
+  if (held.isErr()) return err(held.error);
   const self = membership.ensureJoined();
   if (self.isErr()) return err(self.error);
   const nowMs = ctx.clock.now();
   const messageId = ctx.entropy.uuid();
   const offeredTo = offers ? recipients.value[0] : undefined;
   if (offeredTo !== undefined) {
-    const made = makeOffer(ctx, self.value, offeredTo.id, messageId, paths);
+    const made = makeOffer(ctx, self.value, offeredTo.id, messageId, held.value);
     if (made.isErr()) return err(made.error);
   }
   const report: SendReport = { messageId, kind, paths, delivered: [], failed: [] };

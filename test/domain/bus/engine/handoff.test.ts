@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { describeBusError } from "../../../../src/domain/bus/bus-errors.js";
 import { messageTtlMs } from "../../../../src/domain/bus/limits.js";
+import { acceptText } from "../../../../src/pi/bus/texts.js";
 import { busRoot, createBusHarness, idOf } from "./harness.js";
 
 afterEach(() => vi.useRealTimers());
@@ -57,6 +58,7 @@ describe("a handoff's offer", () => {
       from: { id: idOf.alice, label: "lead" },
       taken: ["src/api", "README.md"],
       released: [],
+      lost: [],
     });
     expect(ownersOf(h, "src/api")).toEqual([idOf.bob]);
     // README.md exists: its identity claim moved with it.
@@ -120,6 +122,52 @@ describe("a handoff's offer", () => {
     const id2 = peer.send({ to: "lead", kind: "handoff", text: "back", paths: ["src/api"] })._unsafeUnwrap().messageId;
     peer.release(["src/api"]);
     expect(lead.accept(id2)._unsafeUnwrapErr()).toEqual({ kind: "offer-lapsed", id: id2, reason: "released" });
+  });
+
+  it("does not take a claim the sender released and made again after the offer: the offer was for the old one", () => {
+    const { h, lead, peer } = pair();
+    const id = offer(lead);
+    lead.release(["README.md"]);
+    lead.claim(["README.md"])._unsafeUnwrap();
+    expect(peer.accept(id)._unsafeUnwrap()).toMatchObject({ taken: ["src/api"], released: ["README.md"] });
+    expect(ownersOf(h, "README.md")).toEqual([idOf.alice]);
+    expect(peer.checkEdit("README.md")._unsafeUnwrap().kind).toBe("held");
+  });
+
+  it("keeps what it moved but a third session claimed in the same instant: let go, named, and not reported taken", () => {
+    const h = createBusHarness();
+    const lead = h.start("alice").engine;
+    lead.join({ label: "lead" });
+    const carol = h.start("carol").engine;
+    carol.join({ label: "carol" });
+    // Carol's claim of docs lists claims/ while docs' claim is mid-rename: she sees no holder.
+    const peer = h.start("bob", {
+      wrapFs: (fs) =>
+        new Proxy(fs, {
+          get(target, prop, receiver) {
+            if (prop !== "renameSync") return Reflect.get(target, prop, receiver);
+            return (from: string, to: string) => {
+              if (!from.includes("/claims/docs~")) return target.renameSync(from, to);
+              target.renameSync(from, `${busRoot}/in-flight`);
+              carol.claim(["docs"])._unsafeUnwrap();
+              return target.renameSync(`${busRoot}/in-flight`, to);
+            };
+          },
+        }),
+    }).engine;
+    peer.join({ label: "peer" });
+    lead.claim(["src/api", "docs"]);
+    const id = lead
+      .send({ to: "peer", kind: "handoff", text: "both", paths: ["src/api", "docs"] })
+      ._unsafeUnwrap().messageId;
+    const report = peer.accept(id)._unsafeUnwrap();
+    expect(report.taken).toEqual(["src/api"]);
+    expect(report.lost).toEqual([{ path: "docs", heldPath: "docs", holder: { id: idOf.carol, label: "carol" } }]);
+    expect(ownersOf(h, "docs")).toEqual([idOf.carol]);
+    expect(ownersOf(h, "src/api")).toEqual([idOf.bob]);
+    expect(acceptText(report).text).toMatch(
+      /^Took src\/api from lead .*Not taken, since another session claimed it in the same instant: docs is claimed by carol/,
+    );
   });
 
   it("cut short by a crash after one claim moved, leaves each path with one holder; accepting again finishes", () => {
