@@ -255,4 +255,23 @@ describe.skipIf(!hasTmux)(title, () => {
     tui().keys("Enter");
     await shows((s) => s.includes("echo: still up"), "Pi's answer", runTimeoutMs);
   });
+
+  it("marks the claim a peer's write took as observed, and the claim it offers this session", async () => {
+    const run = await peerPi().prompt('CALL_TOOL write {"path":"notes.md","content":"draft\\n"}', runTimeoutMs);
+    expect(run.records.find((r) => r.type === "tool_execution_end")?.isError).toBe(false);
+    await peerCalls({ action: "send", to: board.name, kind: "handoff", text: "Take src.", paths: ["src"] });
+    await openBoard();
+    const claims = await toClaims();
+    expect(claims).toContain("[Claims (32)]");
+    tui().keys("G");
+    const bottom = await shows((s) => selectedStarts("src")(s), "the last row", keyMs);
+    expect(bottom).toMatch(/^ {2}notes\.md {4}peer {2}observed$/m);
+    expect(selected(bottom)).toBe("src         peer  offered to board");
+    tui().keys("Enter");
+    const pane = await shows((s) => s.includes("Claim src"), "the claim's pane", keyMs);
+    expect(pane).toMatch(/^offered to board \(/m);
+    await pressEscape();
+    await pressEscape();
+    await shows((s) => !boardOpen(s), "the board closed", keyMs);
+  });
 });

@@ -27,6 +27,8 @@ export interface SessionRow {
   unreadAtLeast?: boolean;
   /** Claim keys this session holds, repository-relative posix paths. */
   claims: readonly string[];
+  /** Those of `claims` its edits took (observed): they lapse after its last edit of them. */
+  observed: readonly string[];
   cwd: string;
   heartbeatAgeMs: number;
   /** This session's own row: present only once it joined. */
@@ -63,6 +65,18 @@ export interface ClaimRow {
   ownerLabel: string;
   /** Held by this session: the only claims `x` may release. */
   own: boolean;
+  /** Taken by an edit, not asked for: it lapses after its holder's last edit of the path. */
+  observed: boolean;
+  /** The session a standing handoff offers this claim to, if one does. */
+  offeredTo?: { id: string; label: string } | undefined;
+}
+
+/** A handoff that stands: its sender still holds what it offers, until the recipient accepts. */
+interface OfferRow {
+  id: string;
+  from: { id: string; label: string };
+  to: { id: string; label: string };
+  keys: readonly string[];
 }
 
 export interface BoardSnapshot {
@@ -73,6 +87,7 @@ export interface BoardSnapshot {
   /** Every file in that inbox, when the rows (a preview of the first 50) are fewer. */
   inboxFiles?: number | undefined;
   claims: readonly ClaimRow[];
+  offers: readonly OfferRow[];
 }
 
 export interface ActionOutcome {

@@ -1,5 +1,6 @@
 // The pane over one row: every field of it, wrapped to the width, and a message's text as prose
 // from the top. Lines are plain text (the view styles the title); peer strings are sanitized here.
+import { observedLapseMs } from "../../../domain/bus/limits.js";
 import { stripUnsafe, wrapToWidth } from "../../shared/display-width.js";
 import type { BoardSnapshot, ClaimRow, MessageRow, SessionRow, UnreadableRow } from "./board-model.js";
 import { inboxKey, oneLine, type Tab, unreadCount, visibleSessions } from "./board-rows.js";
@@ -39,6 +40,7 @@ function formatTime(epochMs: number): string {
 }
 
 function sessionPane(row: SessionRow, width: number): Pane {
+  const observed = new Set(row.observed);
   return {
     title: `Session ${oneLine(row.label)}${row.self ? " (you)" : ""}`,
     lines: [
@@ -49,7 +51,11 @@ function sessionPane(row: SessionRow, width: number): Pane {
       ...field("unread", [unreadCount(row)], width),
       ...field("heartbeat", [formatAge(row.heartbeatAgeMs)], width),
       ...field("cwd", [row.cwd], width),
-      ...field("claims", row.claims, width),
+      ...field(
+        "claims",
+        row.claims.map((key) => (observed.has(key) ? `${key} (observed)` : key)),
+        width,
+      ),
     ],
   };
 }
@@ -90,14 +96,27 @@ function unreadablePane(row: UnreadableRow, width: number): Pane {
 function claimPane(row: ClaimRow, width: number): Pane {
   const owner = oneLine(row.ownerLabel);
   const note = row.own ? "Yours: x releases it." : `Held by ${owner}; only its owner releases it.`;
+  const lapse = `Taken by an edit, not asked for: it lapses ${observedLapseMs / 60_000} minutes after ${row.own ? "this session's" : `${owner}'s`} last edit of it, and a claim of it makes it explicit.`;
+  const offered =
+    row.offeredTo === undefined
+      ? []
+      : [
+          `Offered to ${oneLine(row.offeredTo.label)} in a handoff: it moves when they accept, and stays ${owner}'s until then.`,
+        ];
   return {
     title: `Claim ${oneLine(row.key)}`,
     lines: [
       ...field("path", [row.key], width),
       ...field("owner", [`${row.ownerLabel}${row.own ? " (you)" : ""}`], width),
       ...field("owner id", [row.ownerId], width),
+      ...field("kind", [row.observed ? "observed" : "explicit"], width),
+      ...(row.offeredTo === undefined
+        ? []
+        : field("offered to", [`${row.offeredTo.label} (${row.offeredTo.id})`], width)),
       "",
       ...wrapToWidth(note, width),
+      ...(row.observed ? wrapToWidth(lapse, width) : []),
+      ...offered.flatMap((line) => wrapToWidth(line, width)),
     ],
   };
 }

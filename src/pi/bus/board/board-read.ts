@@ -26,6 +26,8 @@ function inboxRows(preview: InboxPreview | undefined): InboxRow[] {
 }
 
 function boardSnapshot(view: StatusView, preview: InboxPreview | undefined, nowMs: number): BoardSnapshot {
+  // Each offered claim by its holder and key: the recipient its row names.
+  const offered = new Map(view.offers.flatMap((o) => o.keys.map((key) => [`${o.from.id}\n${key}`, o.to] as const)));
   const listening = listeningWords(view.self.listening) as BoardSnapshot["self"]["listening"];
   return {
     self: {
@@ -42,15 +44,26 @@ function boardSnapshot(view: StatusView, preview: InboxPreview | undefined, nowM
       unread: s.unread ?? 0,
       unreadAtLeast: s.unreadAtLeast,
       claims: s.claims,
+      observed: s.observed,
       cwd: s.cwd,
       heartbeatAgeMs: Math.max(0, nowMs - s.heartbeatMs),
       self: s.self,
     })),
     inbox: inboxRows(preview),
     inboxFiles: preview?.files,
-    claims: view.sessions.flatMap((s) =>
-      s.state === "active" ? s.claims.map((key) => ({ key, ownerId: s.id, ownerLabel: s.label, own: s.self })) : [],
-    ),
+    claims: view.sessions.flatMap((s) => {
+      if (s.state !== "active") return [];
+      const observed = new Set(s.observed);
+      return s.claims.map((key) => ({
+        key,
+        ownerId: s.id,
+        ownerLabel: s.label,
+        own: s.self,
+        observed: observed.has(key),
+        offeredTo: offered.get(`${s.id}\n${key}`),
+      }));
+    }),
+    offers: view.offers,
   };
 }
 

@@ -53,7 +53,19 @@ function inboxCells(row: InboxRow): string[] {
   return [oneLine(row.fromLabel), row.kind, paths, oneLine(row.text)];
 }
 
-const claimCells = (row: ClaimRow): string[] => [oneLine(row.key), `${oneLine(row.ownerLabel)}${you(row.own)}`];
+/** What else a claim row says: taken by an edit, offered in a standing handoff. */
+export function claimNotes(row: ClaimRow): string[] {
+  const notes: string[] = [];
+  if (row.observed) notes.push("observed");
+  if (row.offeredTo !== undefined) notes.push(`offered to ${oneLine(row.offeredTo.label)}`);
+  return notes;
+}
+
+const claimCells = (row: ClaimRow): string[] => [
+  oneLine(row.key),
+  `${oneLine(row.ownerLabel)}${you(row.own)}`,
+  claimNotes(row).join(", "),
+];
 
 /** Cells in columns as wide as their widest cell (by display width, up to its cap); a column empty
  * in every row takes no room; the last cell is left as it is. */
@@ -118,7 +130,7 @@ export function listRows(snapshot: BoardSnapshot, tab: Tab, top = 0, count = Num
     case "inbox":
       return rowsOf(snapshot.inbox.slice(top, end), inboxKey, inboxCells, [labelColumnsMax]);
     case "claims":
-      return rowsOf(snapshot.claims.slice(top, end), (row) => row.key, claimCells, [keyColumnsMax]);
+      return rowsOf(snapshot.claims.slice(top, end), (row) => row.key, claimCells, [keyColumnsMax, labelColumnsMax]);
     default: {
       const never: never = tab;
       return never;

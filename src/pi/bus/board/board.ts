@@ -30,6 +30,7 @@ const noSnapshot: BoardSnapshot = {
   sessions: [],
   inbox: [],
   claims: [],
+  offers: [],
 };
 
 /** A read's end: a whole snapshot, or what it failed with. */

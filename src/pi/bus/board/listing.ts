@@ -1,7 +1,7 @@
 // /sessions outside the TUI: the board's sessions and claims as plain lines, for ctx.ui.notify in
 // rpc and stderr in print and json. Peer strings are sanitized: a terminal may show them raw.
 import type { BoardSnapshot, SessionRow } from "./board-model.js";
-import { oneLine, unreadCount, visibleSessions } from "./board-rows.js";
+import { claimNotes, oneLine, unreadCount, visibleSessions } from "./board-rows.js";
 
 function selfLine(snapshot: BoardSnapshot): string {
   const self = snapshot.self;
@@ -27,7 +27,9 @@ export function formatListing(snapshot: BoardSnapshot): string {
   else {
     lines.push(`Claims (${snapshot.claims.length}):`);
     for (const claim of snapshot.claims) {
-      lines.push(`  ${oneLine(claim.key)}: ${oneLine(claim.ownerLabel)}${claim.own ? " (you)" : ""}`);
+      const notes = claimNotes(claim);
+      const noted = notes.length === 0 ? "" : ` (${notes.join(", ")})`;
+      lines.push(`  ${oneLine(claim.key)}: ${oneLine(claim.ownerLabel)}${claim.own ? " (you)" : ""}${noted}`);
     }
   }
   return lines.join("\n");

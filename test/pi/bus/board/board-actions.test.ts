@@ -34,6 +34,7 @@ describe("w: listening", () => {
       sessions: [me],
       inbox: [],
       claims: [],
+      offers: [],
     };
     const { press, screen, actions, world } = openBoard(before);
     expect(screen()[0]).toBe("Session bus · this session has not joined · w joins it and listens");

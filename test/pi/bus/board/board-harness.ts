@@ -49,6 +49,7 @@ export function session(label: string, fields: Partial<SessionRow> = {}): Sessio
     listening: "next turn",
     unread: 0,
     claims: [],
+    observed: [],
     cwd: `/repo/${label}`,
     heartbeatAgeMs: 4_000,
     self: false,
@@ -71,8 +72,8 @@ export function message(id: string, fields: Partial<MessageRow> = {}): MessageRo
   };
 }
 
-export function claim(key: string, ownerLabel: string, own: boolean): ClaimRow {
-  return { key, ownerId: `id-${ownerLabel}`, ownerLabel, own };
+export function claim(key: string, ownerLabel: string, own: boolean, fields: Partial<ClaimRow> = {}): ClaimRow {
+  return { key, ownerId: `id-${ownerLabel}`, ownerLabel, own, observed: false, ...fields };
 }
 
 /** This session joined as billing-core, one peer, no mail, no claims. */
@@ -82,6 +83,7 @@ export function joinedSnapshot(fields: Partial<BoardSnapshot> = {}): BoardSnapsh
     sessions: [session("billing-core", { self: true }), session("integrator")],
     inbox: [],
     claims: [],
+    offers: [],
     ...fields,
   };
 }

@@ -133,6 +133,7 @@ describe("the empty board", () => {
     sessions: [],
     inbox: [],
     claims: [],
+    offers: [],
   };
 
   it("says nobody has joined, that this session has not, and what each empty tab means", () => {

@@ -40,6 +40,7 @@ describe("formatListing", () => {
       sessions: [session("me", { self: true })],
       inbox: [],
       claims: [],
+      offers: [],
     };
     expect(formatListing(empty)).toBe(
       [
