@@ -49,7 +49,7 @@ describe("git repo resolver", () => {
     expect(linked.root).toBe(join(base, "wt"));
   });
 
-  it("canonicalizes a cwd reached through a symlink, and keeps that spelling of the cwd (A23)", () => {
+  it("canonicalizes a cwd reached through a symlink, and keeps that spelling of the cwd", () => {
     const place = resolver.resolve(join(base, "link-to-src"))._unsafeUnwrap();
     expect(place.cwd).toBe(join(base, "My Repo!", "src"));
     expect(place.root).toBe(join(base, "My Repo!"));

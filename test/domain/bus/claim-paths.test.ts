@@ -55,7 +55,7 @@ const common = "/repo/.git";
 const at = (cwd: string) => ({ root, cwd, common });
 const key = (given: string, cwd = root) => resolveClaimPath(given, at(cwd), fsOf);
 
-describe("resolveClaimPath (A22-A25, A42, A43)", () => {
+describe("resolveClaimPath", () => {
   it("makes a relative path repository-relative and posix from the cwd", () => {
     expect(key("src/api")._unsafeUnwrap()).toBe("src/api");
     expect(key("routes.ts", "/repo/src/api")._unsafeUnwrap()).toBe("src/api/routes.ts");
@@ -99,7 +99,7 @@ describe("resolveClaimPath (A22-A25, A42, A43)", () => {
     expect(key("escape/x")._unsafeUnwrapErr().kind).toBe("outside-repository");
   });
 
-  it("claims a path that does not exist yet through its deepest existing ancestor (A25)", () => {
+  it("claims a path that does not exist yet through its deepest existing ancestor", () => {
     expect(key("docs-link/new/file.ts")._unsafeUnwrap()).toBe("src/new/file.ts");
     expect(key("src/new/../api")._unsafeUnwrap()).toBe("src/api");
   });
@@ -112,7 +112,7 @@ describe("resolveClaimPath (A22-A25, A42, A43)", () => {
     });
   });
 
-  it("reads an absolute path written through the session's own spelling of the repository as the path it names (A23)", () => {
+  it("reads an absolute path written through the session's own spelling of the repository as the path it names", () => {
     const place = { root, cwd: "/repo/src", common, spelled: { path: "/home/me/work", canonical: "/repo" } };
     expect(resolveClaimPath("/home/me/work/src/api", place, fsOf)._unsafeUnwrap()).toBe("src/api");
     expect(resolveClaimPath("/home/me/work/docs-link/api/../api", place, fsOf)._unsafeUnwrap()).toBe("src/api");
@@ -125,7 +125,7 @@ describe("resolveClaimPath (A22-A25, A42, A43)", () => {
     expect(key("a".repeat(pathCharsMax + 1))._unsafeUnwrapErr().kind).toBe("path-too-long");
   });
 
-  it("outside a repository the cwd is the root, so `.` there is refused (A43)", () => {
+  it("outside a repository the cwd is the root, so `.` there is refused", () => {
     const plain = realpathOver(["/home", "/home/me"]);
     const result = resolveClaimPath(".", { root: "/home/me", cwd: "/home/me", common: "/home/me" }, plain);
     expect(result._unsafeUnwrapErr().kind).toBe("repository-root");

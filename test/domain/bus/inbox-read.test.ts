@@ -28,7 +28,7 @@ const peekOf = (entries: InboxEntry[], files = entries.length): InboxPeek => ({ 
 const messages = (count: number, text = "hi") =>
   Array.from({ length: count }, (_, i) => entry(busMessage(`m${i}`, { text })));
 
-describe("inboxLimit (A44)", () => {
+describe("inboxLimit", () => {
   it("defaults to 20 and clamps to 1..50", () => {
     expect(inboxLimit(undefined)).toBe(inboxLimitDefault);
     expect(inboxLimit(0)).toBe(1);
@@ -57,7 +57,7 @@ describe("planInboxRead", () => {
     ]);
   });
 
-  it("stops before the first row that would pass the budget and counts the rest (A19)", () => {
+  it("stops before the first row that would pass the budget and counts the rest", () => {
     const plan = planInboxRead(peekOf(messages(30, "y".repeat(inboxBodyCharsMax))), 30);
     const spent = plan.rows.reduce((sum, row) => sum + row.chars, 0);
     expect(spent).toBeLessThanOrEqual(inboxReadCharsMax);
@@ -94,7 +94,7 @@ describe("planInboxRead", () => {
     expect(row.chars).toBe(row.header.length + 1 + 5 + 2 * 3);
   });
 
-  it("names unreadable mail, leaves it, and keeps it out of the `… N more` count (A20)", () => {
+  it("names unreadable mail, leaves it, and keeps it out of the `… N more` count", () => {
     const plan = planInboxRead(peekOf([unreadable("bad.json"), ...messages(2)], 10), 20);
     expect(plan.unreadable).toEqual([{ name: "bad.json", reason: "not-json", mtimeMs: 5 }]);
     expect(plan.consume).toEqual(["f-m0", "f-m1"]);

@@ -16,7 +16,7 @@ import { labelCharsMax } from "../../../src/domain/bus/limits.js";
 const me = "01a232e9-7f64-7000-8000-00000000beef";
 const other = "01a232e9-809c-7000-8000-00000000cafe";
 
-describe("label syntax (A13)", () => {
+describe("label syntax", () => {
   it("accepts lower-case letters, digits, dot, underscore and dash, starting with a letter or digit", () => {
     for (const label of ["billing-core", "a", "0", "v2.1_x-y", "x".repeat(labelCharsMax)]) {
       expect(isLabel(label)).toBe(true);
@@ -48,7 +48,7 @@ describe("slugifyLabel", () => {
   });
 });
 
-describe("derivation (A12)", () => {
+describe("derivation", () => {
   it("takes Pi's session name when it is set", () => {
     expect(derivedBase("Billing Core", "/work/repo")).toBe("billing-core");
   });
@@ -64,7 +64,7 @@ describe("derivation (A12)", () => {
   });
 });
 
-describe("uniqueness among live sessions (A2)", () => {
+describe("uniqueness among live sessions", () => {
   it("finds a holder case-insensitively, never this session itself", () => {
     const live = [{ id: other, label: "Billing" }];
     expect(findHolder("billing", me, live)?.id).toBe(other);
@@ -112,7 +112,7 @@ describe("uniqueness among live sessions (A2)", () => {
   });
 });
 
-describe("chooseLabel (A2, A30)", () => {
+describe("chooseLabel", () => {
   const request = { sessionName: undefined, realCwd: "/work/repo", selfId: me };
 
   it("refuses an explicit label held by a live session, naming the holder's id", () => {

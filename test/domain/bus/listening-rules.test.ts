@@ -5,7 +5,7 @@ import { busMessage } from "./fixtures.js";
 
 const idle = { busy: false, raised: false };
 
-describe("onNewMail (A36)", () => {
+describe("onNewMail", () => {
   it("ignores mail when not listening", () => {
     expect(onNewMail({ armed: false, wake: true }, idle)).toBe("ignore");
   });
@@ -24,7 +24,7 @@ describe("onNewMail (A36)", () => {
   });
 });
 
-describe("raiseAfterRun (A35)", () => {
+describe("raiseAfterRun", () => {
   it("raises after a run that completed, never after one the user stopped", () => {
     expect(raiseAfterRun(false, { armed: true, wake: true })).toBe(true);
     expect(raiseAfterRun(true, { armed: true, wake: true })).toBe(false);
@@ -35,7 +35,7 @@ describe("raiseAfterRun (A35)", () => {
   });
 });
 
-describe("buildNotice (A18)", () => {
+describe("buildNotice", () => {
   it("previews 200 code points of a message and 800 of a handoff, and counts handoffs", () => {
     const text = "w".repeat(1_000);
     const notice = buildNotice("wake", 3, [busMessage("a", { text }), busMessage("h", { text, kind: "handoff" })]);

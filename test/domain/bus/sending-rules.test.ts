@@ -18,7 +18,7 @@ describe("kinds", () => {
   });
 });
 
-describe("checkText (A17)", () => {
+describe("checkText", () => {
   it("refuses empty and blank text", () => {
     expect(checkText("")._unsafeUnwrapErr()).toEqual({ kind: "empty-text" });
     expect(checkText(" \n\t")._unsafeUnwrapErr()).toEqual({ kind: "empty-text" });
@@ -34,7 +34,7 @@ describe("checkText (A17)", () => {
   });
 });
 
-describe("resolveRecipients (A14, A16)", () => {
+describe("resolveRecipients", () => {
   it("reaches an active session by label, case-insensitively, or by full id", () => {
     expect(resolveRecipients("ALPHA", "message", self, sessions)._unsafeUnwrap()).toEqual([
       { id: "a-id", label: "alpha" },

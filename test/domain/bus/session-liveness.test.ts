@@ -61,7 +61,7 @@ describe("judgeSession", () => {
   });
 });
 
-describe("namesProcess (A34)", () => {
+describe("namesProcess", () => {
   it("matches pid and start token, both", () => {
     expect(namesProcess(sessionRecord("a", { pid: 1, started: "s" }), here)).toBe(true);
     expect(namesProcess(sessionRecord("a", { pid: 1, started: "t" }), here)).toBe(false);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clipCodePoints, codePointCount } from "../../../src/domain/bus/text-clip.js";
 
-describe("code points (A17)", () => {
+describe("code points", () => {
   it("counts an astral character once, not as two UTF-16 units", () => {
     expect(codePointCount("a😀b")).toBe(3);
     expect(codePointCount("")).toBe(0);

@@ -333,7 +333,7 @@ describe("claim and release", () => {
     expect(sandbox.claims()).toHaveLength(1);
   });
 
-  it("a session whose cwd came through a link claims an absolute path written the way its cwd spells it (A23)", async () => {
+  it("a session whose cwd came through a link claims an absolute path written the way its cwd spells it", async () => {
     mkdirSync(join(sandbox.repo, "src"), { recursive: true });
     writeFileSync(join(sandbox.repo, "src", "a.ts"), "");
     const link = join(sandbox.dir, "repo-link");

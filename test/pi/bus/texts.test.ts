@@ -12,7 +12,7 @@ const unreadable = (count: number): InboxRead["unreadable"] =>
   Array.from({ length: count }, (_, i) => ({ name: `junk-${i}.json`, reason: "not-json" as const, mtimeMs: i }));
 
 describe("inboxText", () => {
-  it("keeps the rows of a full read, with the line breaks between them, within the 4,000-character budget (A19)", () => {
+  it("keeps the rows of a full read, with the line breaks between them, within the 4,000-character budget", () => {
     // Rows of 400 characters each: ten of them are 4,000 alone, and the breaks between them more.
     const header = inboxRowHeader(busMessage("m0"));
     const text = "x".repeat(400 - header.length - 3);

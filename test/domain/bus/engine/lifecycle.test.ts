@@ -46,7 +46,7 @@ describe("a heartbeat overdue at a claim", () => {
   });
 });
 
-describe("leaving (A32, A33)", () => {
+describe("leaving", () => {
   it("removes its record and claims at shutdown and stops every timer", () => {
     const h = createBusHarness();
     const alice = h.start("alice");
@@ -84,7 +84,7 @@ describe("leaving (A32, A33)", () => {
   });
 });
 
-describe("one session id in two processes (A34)", () => {
+describe("one session id in two processes", () => {
   it("gives the record and the claims to the last joiner; the older one is told it is off the bus", () => {
     const h = createBusHarness();
     const older = h.start("alice");

@@ -15,7 +15,7 @@ function pair(wake: boolean, listen = true) {
   return { h, alice, say, ids };
 }
 
-describe("wake (A36)", () => {
+describe("wake", () => {
   it("raises one turn when the poll finds mail and the agent is idle", () => {
     const { h, alice, say, ids } = pair(true);
     say("one");
@@ -82,7 +82,7 @@ describe("wake (A36)", () => {
     expect(alice.host.raised).toHaveLength(2);
   });
 
-  it("raises nothing after a run the user stopped; that mail goes with the next prompt (A35)", () => {
+  it("raises nothing after a run the user stopped; that mail goes with the next prompt", () => {
     const { h, alice, say } = pair(true);
     alice.engine.runStarted();
     say("late");

@@ -26,7 +26,7 @@ describe("join", () => {
     );
   });
 
-  it("suffixes a derived label a live session holds with the end of the own id (A2)", () => {
+  it("suffixes a derived label a live session holds with the end of the own id", () => {
     const h = createBusHarness();
     h.start("alice").engine.join({});
     expect(h.start("bob").engine.join({})._unsafeUnwrap().label).toBe("repo-0b0b");
@@ -81,14 +81,14 @@ describe("join", () => {
     expect(h.record("alice")).toBeUndefined();
   });
 
-  it("frees a label whose holder's process is gone at once (A3)", () => {
+  it("frees a label whose holder's process is gone at once", () => {
     const h = createBusHarness();
     h.start("alice").engine.join({ label: "api" });
     h.crash("alice");
     expect(h.start("bob").engine.join({ label: "api" })._unsafeUnwrap().label).toBe("api");
   });
 
-  it("keeps the label on a rejoin without one, and relabels with one (A30)", () => {
+  it("keeps the label on a rejoin without one, and relabels with one", () => {
     const h = createBusHarness();
     const alice = h.start("alice");
     alice.engine.join({ label: "api" });
@@ -128,7 +128,7 @@ describe("join", () => {
   });
 });
 
-describe("the implicit join (A29)", () => {
+describe("the implicit join", () => {
   it("joins on the first inbox, claim, release or send, listening for the next turn", () => {
     for (const act of ["inbox", "claim", "release", "send"] as const) {
       const h = createBusHarness();

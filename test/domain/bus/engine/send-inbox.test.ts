@@ -59,7 +59,7 @@ describe("send", () => {
     );
   });
 
-  it("resolves the paths a message names like claim paths (A42)", () => {
+  it("resolves the paths a message names like claim paths", () => {
     const { alice, bob } = trio();
     expect(alice.send({ to: "bob", text: "see", paths: ["src-link/api"] })._unsafeUnwrap().paths).toEqual(["src/api"]);
     expect(alice.send({ to: "bob", text: "see", paths: ["/etc"] })._unsafeUnwrapErr().kind).toBe("outside-repository");
@@ -120,7 +120,7 @@ describe("inbox", () => {
     expect(h.inboxFiles("bob")).toHaveLength(read.more);
   });
 
-  it("names mail it cannot read and leaves it on disk (A20)", () => {
+  it("names mail it cannot read and leaves it on disk", () => {
     const { h, alice, bob } = trio();
     alice.send({ to: "bob", text: "fine" });
     h.vol.writeFileSync(`${busRoot}/inbox/${idOf.bob}/000000000000001-bad.json`, "{not json", { mode: 0o600 });

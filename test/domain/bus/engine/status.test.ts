@@ -21,7 +21,7 @@ describe("status", () => {
     ]);
   });
 
-  it("is a read: an unjoined session sees the others and is not listed itself (A4)", () => {
+  it("is a read: an unjoined session sees the others and is not listed itself", () => {
     const h = createBusHarness();
     h.start("alice").engine.join({ label: "alice" });
     const view = h.start("bob").engine.status()._unsafeUnwrap();
