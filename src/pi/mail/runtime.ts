@@ -1,0 +1,98 @@
+// The mailbox of one Pi session as the extension keeps it: the engine made at session_start, moved
+// to a new mail root when XDG_STATE_HOME changes, and shut down at session_shutdown.
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { agentDirFromEnv } from "../../adapters/node/agent-dir.js";
+import { mailRootFromEnv } from "../../adapters/node/mail-root.js";
+import { isAddress } from "../../domain/mail/address.js";
+import type { MailboxEngine } from "../../domain/mail/engine/index.js";
+import { createNodeMailbox } from "../../wiring/node-mailbox.js";
+import { emitInbound } from "./hooks.js";
+import { createNamesakeCheck, type NamesakeCheck } from "./namesakes.js";
+import { createPiHost } from "./pi-host.js";
+
+interface Live {
+  engine: MailboxEngine;
+  /** The mail root this engine was opened on, from XDG_STATE_HOME at its start. */
+  root: string;
+  ctx: ExtensionContext;
+  disconnect: () => void;
+  namesakes: NamesakeCheck;
+}
+
+interface MailRuntime {
+  /** The engine, on the mail root XDG_STATE_HOME names now; undefined before a start. */
+  engine(): MailboxEngine | undefined;
+  start(ctx: ExtensionContext): void;
+  stop(): void;
+  renamed(name: string | undefined, ctx: ExtensionContext): void;
+}
+
+/** A warning through this ctx; a replaced session's ctx throws, and a warning is not worth a crash. */
+function warner(ctx: ExtensionContext): (text: string) => void {
+  return (text) => {
+    try {
+      ctx.ui.notify(text, "warning");
+    } catch {
+      // The session was replaced meanwhile.
+    }
+  };
+}
+
+export function createMailRuntime(pi: ExtensionAPI): MailRuntime {
+  let live: Live | undefined;
+
+  const start = (ctx: ExtensionContext) => {
+    const address = ctx.sessionManager.getSessionId();
+    if (!isAddress(address)) {
+      ctx.ui.notify(`The mailbox is off: the session id ${JSON.stringify(address)} cannot be a mail address.`, "error");
+      return;
+    }
+    let open = true;
+    const root = mailRootFromEnv();
+    const mailbox = createNodeMailbox({ host: createPiHost(pi, ctx, () => open), agentDir: agentDirFromEnv(), root });
+    const disconnect = emitInbound(pi, mailbox);
+    const namesakes = createNamesakeCheck();
+    const closeHost = () => {
+      open = false;
+      disconnect();
+    };
+    live = { engine: mailbox, root, ctx, disconnect: closeHost, namesakes };
+    mailbox.sessionStarted({ address, name: pi.getSessionName(), cwd: ctx.cwd });
+    namesakes(mailbox, warner(ctx));
+  };
+
+  const stop = () => {
+    const current = live;
+    live = undefined;
+    if (current === undefined) return;
+    current.engine.shutdown();
+    current.disconnect();
+  };
+
+  return {
+    // XDG_STATE_HOME is read at every call, as the spec says: when it names another mail root now,
+    // the mailbox moves there (a new engine on the new root) before the call is served.
+    engine() {
+      const current = live;
+      if (current !== undefined && mailRootFromEnv() !== current.root) {
+        stop();
+        start(current.ctx);
+        warner(current.ctx)(
+          `The mail root is now ${mailRootFromEnv()} (XDG_STATE_HOME changed): this session's mailbox moved there.`,
+        );
+      }
+      return live?.engine;
+    },
+    start(ctx) {
+      stop();
+      start(ctx);
+    },
+    stop,
+    renamed(name, ctx) {
+      const current = live;
+      if (current === undefined) return;
+      current.engine.renamed(name);
+      current.namesakes(current.engine, warner(ctx));
+    },
+  };
+}
