@@ -17,9 +17,9 @@ export type { BusKind, BusMessage, ClaimName, SessionRecord } from "./domain/bus
 export {
   type BusEngine,
   type BusEngineDeps,
+  type BusIdentity,
   createBusEngine,
   type SendRequest,
-  type SessionIdentity,
   type SessionRow,
   type ShutdownReason,
 } from "./domain/bus/engine/index.js";

@@ -10,18 +10,18 @@ import type { AsideEntry } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { assertEntryName } from "../shared/fs-files.js";
-import { type BusContext, ensureOwn, folderThere, inboxFolder, scanFolder, unlinkIfThere } from "./fs-bus-folders.js";
+import { ensureOwn, type FsBusContext, folderThere, inboxFolder, scanFolder, unlinkIfThere } from "./fs-bus-folders.js";
 import { forget, knownIndex, learn } from "./fs-bus-inbox-index.js";
 
 export const asideFolderName = ".shown";
 
-function asideFolder(ctx: BusContext, id: string): string {
+function asideFolder(ctx: FsBusContext, id: string): string {
   return `${inboxFolder(ctx, id)}/${asideFolderName}`;
 }
 
 /** Moves these inbox files aside for `reader`; returns the names moved (one gone meanwhile is not). */
 function moveAside(
-  ctx: BusContext,
+  ctx: FsBusContext,
   id: string,
   names: readonly string[],
   reader: number,
@@ -41,7 +41,7 @@ function moveAside(
 }
 
 /** What is set aside in `id`'s inbox, at most asideListedMax entries. */
-export function listAside(ctx: BusContext, id: string): Result<AsideEntry[], StoreError> {
+export function listAside(ctx: FsBusContext, id: string): Result<AsideEntry[], StoreError> {
   const folder = asideFolder(ctx, id);
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => []);
@@ -59,7 +59,7 @@ export function listAside(ctx: BusContext, id: string): Result<AsideEntry[], Sto
 }
 
 /** Deletes these aside entries (their messages reached the model). */
-export function dropAside(ctx: BusContext, id: string, entries: readonly AsideEntry[]): Result<void, StoreError> {
+export function dropAside(ctx: FsBusContext, id: string, entries: readonly AsideEntry[]): Result<void, StoreError> {
   const folder = asideFolder(ctx, id);
   for (const entry of entries) {
     assertEntryName(entry.aside);
@@ -70,7 +70,7 @@ export function dropAside(ctx: BusContext, id: string, entries: readonly AsideEn
 }
 
 /** Puts these aside entries back into the inbox under their own names; returns the names put back. */
-function restoreAside(ctx: BusContext, id: string, entries: readonly AsideEntry[]): Result<string[], StoreError> {
+function restoreAside(ctx: FsBusContext, id: string, entries: readonly AsideEntry[]): Result<string[], StoreError> {
   const folder = asideFolder(ctx, id);
   const restored: string[] = [];
   for (const entry of entries) {
@@ -85,7 +85,7 @@ function restoreAside(ctx: BusContext, id: string, entries: readonly AsideEntry[
 }
 
 export function setAside(
-  ctx: BusContext,
+  ctx: FsBusContext,
   id: string,
   names: readonly string[],
   reader: number,
@@ -99,7 +99,7 @@ export function setAside(
 /** Puts shown mail back; the index learns of it at once, since its arrival is older than what the
  * index is sure of (a listing would not be taken again for it). */
 export function restoreShown(
-  ctx: BusContext,
+  ctx: FsBusContext,
   id: string,
   entries: readonly AsideEntry[],
 ): Result<string[], StoreError> {

@@ -7,11 +7,11 @@ import { claimInstanceBytes, claimInstanceOf, encodeClaimName } from "../../../d
 import { decodeUtf8 } from "../../../domain/shared/text/utf8.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { type BusContext, folderPath } from "./fs-bus-folders.js";
+import { type FsBusContext, folderPath } from "./fs-bus-folders.js";
 
 /** The instance of the claim file at `path`: undefined when it is not there, is no regular file (a
  * link is never followed) or has no instance (written by an older build). */
-export function readClaimInstance(ctx: BusContext, path: string): Result<string | undefined, StoreError> {
+export function readClaimInstance(ctx: FsBusContext, path: string): Result<string | undefined, StoreError> {
   const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
   const opened = attempt("open", path, () => ctx.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
   if (failedWith(opened, "ENOENT") || failedWith(opened, "ELOOP") || failedWith(opened, "ENXIO")) {
@@ -33,7 +33,7 @@ export function readClaimInstance(ctx: BusContext, path: string): Result<string 
 
 /** The instance of each of these path claims; a claim not there, or without one, is left out. */
 export function claimInstances(
-  ctx: BusContext,
+  ctx: FsBusContext,
   claims: readonly ClaimName[],
 ): Result<Map<ClaimName, string>, StoreError> {
   const folder = folderPath(ctx, "claims");

@@ -7,13 +7,16 @@ import { encodeClaimName, encodeMarkName } from "../../../domain/bus/claim-key.j
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { unlinkNamed } from "./fs-bus-claims.js";
-import { type BusContext, folderPath, lstatIfThere } from "./fs-bus-folders.js";
+import { type FsBusContext, folderPath, lstatIfThere } from "./fs-bus-folders.js";
 
-export function removeMarks(ctx: BusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
+export function removeMarks(ctx: FsBusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
   return unlinkNamed(ctx, claims, encodeMarkName);
 }
 
-export function claimTimes(ctx: BusContext, claims: readonly ClaimName[]): Result<Map<ClaimName, number>, StoreError> {
+export function claimTimes(
+  ctx: FsBusContext,
+  claims: readonly ClaimName[],
+): Result<Map<ClaimName, number>, StoreError> {
   const folder = folderPath(ctx, "claims");
   const times = new Map<ClaimName, number>();
   for (const claim of claims) {
@@ -28,7 +31,7 @@ export function claimTimes(ctx: BusContext, claims: readonly ClaimName[]): Resul
 
 /** Opened without following a link and stamped through the open file, so a name swapped for a link
  * stamps nothing outside the bus. */
-export function stampClaim(ctx: BusContext, claim: ClaimName, nowMs: number): Result<boolean, StoreError> {
+export function stampClaim(ctx: FsBusContext, claim: ClaimName, nowMs: number): Result<boolean, StoreError> {
   const name = encodeClaimName(claim);
   if (name.isErr()) return ok(false);
   const path = `${folderPath(ctx, "claims")}/${name.value}`;

@@ -8,13 +8,13 @@ import type { ClaimListing, ClaimPage, ClaimPages } from "../../../ports/bus/bus
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt } from "../shared/fs-errors.js";
 import type { FsDirent, FsLike } from "../shared/fs-like.js";
-import { type BusContext, folderPath, folderThere } from "./fs-bus-folders.js";
+import { type FsBusContext, folderPath, folderThere } from "./fs-bus-folders.js";
 
 type OpenDir = ReturnType<FsLike["opendirSync"]>;
 
 /** Files one entry into the listing as listClaims does: marks apart, names decoded once per store
  * (the memo), anything that is not a claim's regular file counted as ignored. */
-export function claimVisitor(ctx: BusContext, listing: ClaimListing): (entry: FsDirent) => void {
+export function claimVisitor(ctx: FsBusContext, listing: ClaimListing): (entry: FsDirent) => void {
   const memo = ctx.decodedClaims;
   // Bounded: names of claims long gone are forgotten all at once, past two full listings' worth.
   if (memo.size > 2 * claimsListedMax) memo.clear();
@@ -46,7 +46,7 @@ function finished(listing: ClaimListing): ClaimPages {
   return { next: () => ok({ claims: [], marks: [], whole: { ...listing } }), close: () => {} };
 }
 
-export function pageClaims(ctx: BusContext): Result<ClaimPages, StoreError> {
+export function pageClaims(ctx: FsBusContext): Result<ClaimPages, StoreError> {
   const folder = folderPath(ctx, "claims");
   const listing: ClaimListing = { claims: [], marks: [], ignored: 0, truncated: false };
   const there = folderThere(ctx, folder);

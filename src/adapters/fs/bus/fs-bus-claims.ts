@@ -18,8 +18,8 @@ import { attempt, failedWith } from "../shared/fs-errors.js";
 import { removeQuietly, writeAll } from "../shared/fs-files.js";
 import { claimVisitor } from "./fs-bus-claim-pages.js";
 import {
-  type BusContext,
   ensureOwn,
+  type FsBusContext,
   folderPath,
   folderThere,
   lstatIfThere,
@@ -31,7 +31,7 @@ import {
 
 /** One listing, the names decoded; entries that are not regular files (by the listing's own types)
  * or whose names do not decode are counted as ignored. */
-export function listClaims(ctx: BusContext): Result<ClaimListing, StoreError> {
+export function listClaims(ctx: FsBusContext): Result<ClaimListing, StoreError> {
   const folder = folderPath(ctx, "claims");
   const listing: ClaimListing = { claims: [], marks: [], ignored: 0, truncated: false };
   const there = ownFolderStats(ctx, folder);
@@ -78,7 +78,7 @@ function nameError(path: string, problem: ClaimNameError): StoreError {
 }
 
 export function createClaims(
-  ctx: BusContext,
+  ctx: FsBusContext,
   owner: string,
   joinToken: string,
   label: string,
@@ -120,7 +120,7 @@ export function createClaims(
 /** Owner-only, like every file of the store. */
 const draftMode = 0o600;
 
-function writeDraft(ctx: BusContext, path: string, text: string): Result<void, StoreError> {
+function writeDraft(ctx: FsBusContext, path: string, text: string): Result<void, StoreError> {
   const { O_CREAT, O_EXCL, O_WRONLY, O_NOFOLLOW } = ctx.fs.constants;
   const flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW;
   const opened = attempt("open", path, () => ctx.fs.openSync(path, flags, draftMode));
@@ -133,7 +133,7 @@ function writeDraft(ctx: BusContext, path: string, text: string): Result<void, S
   return done;
 }
 
-function linkAll(ctx: BusContext, draft: string, paths: readonly string[], made: string[]): Result<void, StoreError> {
+function linkAll(ctx: FsBusContext, draft: string, paths: readonly string[], made: string[]): Result<void, StoreError> {
   for (const path of paths) {
     const linked = attempt("link", path, () => ctx.fs.linkSync(draft, path));
     if (linked.isOk()) {
@@ -152,14 +152,14 @@ function linkAll(ctx: BusContext, draft: string, paths: readonly string[], made:
 
 /** Unlinks each claim's file; one already gone counts as removed. Every claim is tried, and the
  * first failure is returned. */
-export function removeClaims(ctx: BusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
+export function removeClaims(ctx: FsBusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
   return unlinkNamed(ctx, claims, encodeClaimName);
 }
 
 /** Unlinks the file `name` gives each claim in claims/ (a claim's own, or its mark); a claim with no
  * name was never made (a listing decodes only valid names), and one already gone counts as removed. */
 export function unlinkNamed(
-  ctx: BusContext,
+  ctx: FsBusContext,
   claims: readonly ClaimName[],
   name: (claim: ClaimName) => Result<string, unknown>,
 ): Result<void, StoreError> {

@@ -17,8 +17,8 @@ import type { FsStats } from "../shared/fs-like.js";
 import { checkRootPath, openToOthers, permissionsOf } from "../shared/fs-path-safety.js";
 import { asideFolderName } from "./fs-bus-aside.js";
 import {
-  type BusContext,
   closeFolder,
+  type FsBusContext,
   folderPath,
   lstatIfThere,
   scanFolder,
@@ -44,7 +44,7 @@ interface Closing {
  * each one that was open is searched, one lstat an entry: what another user owns is set aside
  * before anything lists it. Rare, so the normal paths stay one listing. The store that found it
  * tells the person; the folders are closed after, so no other store does. */
-export function closeBus(ctx: BusContext, path: string, stats: FsStats): Result<void, StoreError> {
+export function closeBus(ctx: FsBusContext, path: string, stats: FsStats): Result<void, StoreError> {
   const closing: Closing = { folders: 0, setAside: 0 };
   const inbox = folderPath(ctx, "inbox");
   const tops: [string, number][] = [
@@ -78,7 +78,7 @@ export function closeBus(ctx: BusContext, path: string, stats: FsStats): Result<
 }
 
 /** A folder above the bus folder that others may write: the walk from `/` that opening made, again. */
-function openAncestor(ctx: BusContext): { path: string; mode: number } | undefined {
+function openAncestor(ctx: FsBusContext): { path: string; mode: number } | undefined {
   const walked = checkRootPath(ctx.fs, ctx.root, ctx.uid);
   return walked.isErr() && walked.error.kind === "open-ancestor"
     ? { path: walked.error.path, mode: walked.error.mode }
@@ -86,7 +86,7 @@ function openAncestor(ctx: BusContext): { path: string; mode: number } | undefin
 }
 
 function closeAndSearch(
-  ctx: BusContext,
+  ctx: FsBusContext,
   folder: string,
   entriesMax: number,
   closing: Closing,
@@ -106,7 +106,7 @@ function closeAndSearch(
 /** One lstat per entry of a folder just closed: another user's entry is renamed into tmp/ (a file
  * that cannot be moved is removed); a file of this user's that others may write is closed. */
 function setAsideForeign(
-  ctx: BusContext,
+  ctx: FsBusContext,
   folder: string,
   entriesMax: number,
   closing: Closing,
@@ -138,7 +138,7 @@ function setAsideForeign(
 /** Renamed into tmp/ (removed when it cannot be moved). A folder stays where it is: another
  * user's folder where a bus folder should be is refused, as it always was, and anywhere else it
  * is no claim, record or message (none of them is a folder). */
-function setAside(ctx: BusContext, path: string, stats: FsStats): Result<boolean, StoreError> {
+function setAside(ctx: FsBusContext, path: string, stats: FsStats): Result<boolean, StoreError> {
   if (stats.isDirectory()) return ok(false);
   const moved = attempt("rename", path, () => ctx.fs.renameSync(path, tmpName(ctx, setAsidePrefix)));
   // Not moved (tmp/ missing, say): removed instead; one gone meanwhile counts as neither.

@@ -14,7 +14,7 @@ import { checkFolder, ensureFolder } from "../shared/fs-files.js";
 import type { FsDirent, FsLike, FsStats } from "../shared/fs-like.js";
 import { openToOthers, ownFolder, permissionsOf } from "../shared/fs-path-safety.js";
 
-export interface BusContext {
+export interface FsBusContext {
   fs: FsLike;
   /** The bus folder of one repository, without a trailing slash (its real path once opened). */
   root: string;
@@ -42,7 +42,7 @@ export const sharedBits = 0o077;
 type BusFolder = "sessions" | "inbox" | "claims" | "offers" | "tmp";
 export const busFolders: readonly BusFolder[] = ["sessions", "inbox", "claims", "offers", "tmp"];
 
-export function folderPath(ctx: BusContext, folder: BusFolder): string {
+export function folderPath(ctx: FsBusContext, folder: BusFolder): string {
   return `${ctx.root}/${folder}`;
 }
 
@@ -51,31 +51,31 @@ function assertBusId(id: string): void {
   if (!isBusId(id)) throw new Error(`not a bus id: ${JSON.stringify(id)}`);
 }
 
-export function inboxFolder(ctx: BusContext, id: string): string {
+export function inboxFolder(ctx: FsBusContext, id: string): string {
   assertBusId(id);
   return `${folderPath(ctx, "inbox")}/${id}`;
 }
 
-export function recordPath(ctx: BusContext, id: string): string {
+export function recordPath(ctx: FsBusContext, id: string): string {
   assertBusId(id);
   return `${folderPath(ctx, "sessions")}/${id}.json`;
 }
 
 /** A fresh name in tmp/: `<what>~<uuid>` (plus a suffix), unique per call. */
-export function tmpName(ctx: BusContext, what: string, suffix = ""): string {
+export function tmpName(ctx: FsBusContext, what: string, suffix = ""): string {
   return `${folderPath(ctx, "tmp")}/${what}~${ctx.entropy.uuid()}${suffix}`;
 }
 
 /** The folder is a real folder of this user's (ENOENT when missing), closed to others: the stats
  * are those of the first lstat (a folder found open is closed before this returns). */
-function checkOwn(ctx: BusContext, path: string): Result<FsStats, StoreError> {
+function checkOwn(ctx: FsBusContext, path: string): Result<FsStats, StoreError> {
   return checkFolder(ctx.fs, path)
     .andThen((stats) => ownFolder(path, stats, ctx.uid))
     .andThen((stats) => keptClosed(ctx, path, stats));
 }
 
 /** Like checkOwn, and a missing folder is made (busFolderMode). */
-export function ensureOwn(ctx: BusContext, path: string): Result<FsStats, StoreError> {
+export function ensureOwn(ctx: FsBusContext, path: string): Result<FsStats, StoreError> {
   const seen = checkOwn(ctx, path);
   if (!failedWith(seen, "ENOENT")) return seen;
   return ensureFolder(ctx.fs, path)
@@ -84,14 +84,14 @@ export function ensureOwn(ctx: BusContext, path: string): Result<FsStats, StoreE
 }
 
 /** checkOwn where a missing folder is an empty one: `false` when it is not there. */
-export function folderThere(ctx: BusContext, path: string): Result<boolean, StoreError> {
+export function folderThere(ctx: FsBusContext, path: string): Result<boolean, StoreError> {
   const seen = checkOwn(ctx, path);
   if (failedWith(seen, "ENOENT")) return ok(false);
   return seen.map(() => true);
 }
 
 /** folderThere with the stats it judged: undefined when the folder is not there. */
-export function ownFolderStats(ctx: BusContext, path: string): Result<FsStats | undefined, StoreError> {
+export function ownFolderStats(ctx: FsBusContext, path: string): Result<FsStats | undefined, StoreError> {
   const seen = checkOwn(ctx, path);
   return failedWith(seen, "ENOENT") ? ok(undefined) : seen;
 }
@@ -160,7 +160,7 @@ export function unlinkIfThere(fs: FsLike, path: string): Result<boolean, StoreEr
 /** A folder others may only read is closed quietly (nobody else could change what is in it); one
  * they may write has the whole bus closed and searched. A judgement of stats already read: while the
  * folders are closed, this check costs no syscall. */
-function keptClosed(ctx: BusContext, path: string, stats: FsStats): Result<FsStats, StoreError> {
+function keptClosed(ctx: FsBusContext, path: string, stats: FsStats): Result<FsStats, StoreError> {
   if ((stats.mode & sharedBits) === 0) return ok(stats);
   const closed = openToOthers(stats) ? ctx.closeBus(path, stats) : closeFolder(ctx, path).map(() => undefined);
   return closed.map(() => stats);
@@ -169,7 +169,7 @@ function keptClosed(ctx: BusContext, path: string, stats: FsStats): Result<FsSta
 /** chmod busFolderMode through a descriptor opened without following links, after its fstat said
  * it is a real folder of this user's: what is changed is what was judged, never a link's target.
  * False when the folder is gone or is not this user's now (the next check refuses it). */
-export function closeFolder(ctx: BusContext, path: string): Result<boolean, StoreError> {
+export function closeFolder(ctx: FsBusContext, path: string): Result<boolean, StoreError> {
   const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
   const flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
   const opened = attempt("open", path, () => ctx.fs.openSync(path, flags));

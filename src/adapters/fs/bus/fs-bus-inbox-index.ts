@@ -17,7 +17,7 @@ import {
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt } from "../shared/fs-errors.js";
 import type { FsLike } from "../shared/fs-like.js";
-import { type BusContext, inboxFolder, lstatIfThere, readWhole } from "./fs-bus-folders.js";
+import { type FsBusContext, inboxFolder, lstatIfThere, readWhole } from "./fs-bus-folders.js";
 
 type Dir = ReturnType<FsLike["opendirSync"]>;
 
@@ -58,9 +58,9 @@ export interface InboxIndex {
 
 /** This store's index of each inbox it reads: only the session's own inbox is read, by one
  * process (the record's owner), so the index is that reader's. */
-const indexes = new WeakMap<BusContext, Map<string, InboxIndex>>();
+const indexes = new WeakMap<FsBusContext, Map<string, InboxIndex>>();
 
-export function indexOf(ctx: BusContext, id: string): InboxIndex {
+export function indexOf(ctx: FsBusContext, id: string): InboxIndex {
   let byId = indexes.get(ctx);
   if (byId === undefined) {
     byId = new Map();
@@ -75,7 +75,7 @@ export function indexOf(ctx: BusContext, id: string): InboxIndex {
 }
 
 /** The inbox folder is not there (never made, or dropped by a prune): what the index knew is gone. */
-export function noFolder(ctx: BusContext, id: string): void {
+export function noFolder(ctx: FsBusContext, id: string): void {
   const index = indexes.get(ctx)?.get(id);
   if (index === undefined) return;
   closePass(index);
@@ -83,7 +83,7 @@ export function noFolder(ctx: BusContext, id: string): void {
 }
 
 /** The index of `id`'s inbox when this store has one. */
-export function knownIndex(ctx: BusContext, id: string): InboxIndex | undefined {
+export function knownIndex(ctx: FsBusContext, id: string): InboxIndex | undefined {
   return indexes.get(ctx)?.get(id);
 }
 

@@ -24,8 +24,8 @@ import { failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, writeAtomic } from "../shared/fs-files.js";
 import { readOwnEntry } from "../shared/fs-read.js";
 import {
-  type BusContext,
   ensureOwn,
+  type FsBusContext,
   folderPath,
   folderThere,
   inboxFolder,
@@ -47,13 +47,13 @@ import {
   relist,
 } from "./fs-bus-inbox-index.js";
 
-export function openInbox(ctx: BusContext, id: string): Result<void, StoreError> {
+export function openInbox(ctx: FsBusContext, id: string): Result<void, StoreError> {
   return ensureOwn(ctx, folderPath(ctx, "inbox"))
     .andThen(() => ensureOwn(ctx, inboxFolder(ctx, id)))
     .map(() => undefined);
 }
 
-export function deliver(ctx: BusContext, message: BusMessage, sentAtMs: number): Result<string, StoreError> {
+export function deliver(ctx: FsBusContext, message: BusMessage, sentAtMs: number): Result<string, StoreError> {
   const text = encodeBusMessage(message);
   const name = messageFileName(sentAtMs, message.id);
   const folder = inboxFolder(ctx, message.to);
@@ -87,7 +87,7 @@ interface Walk {
 /** The front of the index, read. `listedNow`: the folder was just listed whole, so what the index
  * holds is the best anyone can know; otherwise the walk stops where the index is no longer sure. */
 function walkFront(
-  ctx: BusContext,
+  ctx: FsBusContext,
   index: InboxIndex,
   id: string,
   max: number,
@@ -115,7 +115,7 @@ function walkFront(
   return ok(walk);
 }
 
-export function peekInbox(ctx: BusContext, id: string, max: number, time: InboxTime): Result<InboxPeek, StoreError> {
+export function peekInbox(ctx: FsBusContext, id: string, max: number, time: InboxTime): Result<InboxPeek, StoreError> {
   const folder = inboxFolder(ctx, id);
   const there = ownFolderStats(ctx, folder);
   if (there.isErr() || there.value === undefined) {
@@ -138,7 +138,7 @@ export function peekInbox(ctx: BusContext, id: string, max: number, time: InboxT
 }
 
 export function peekUnseen(
-  ctx: BusContext,
+  ctx: FsBusContext,
   id: string,
   max: number,
   skip: ReadonlySet<string>,
@@ -173,7 +173,7 @@ export function peekUnseen(
   return ok(unseen);
 }
 
-export function inboxIds(ctx: BusContext, id: string, nowMs: number): Result<ReadonlySet<string>, StoreError> {
+export function inboxIds(ctx: FsBusContext, id: string, nowMs: number): Result<ReadonlySet<string>, StoreError> {
   const folder = inboxFolder(ctx, id);
   const there = ownFolderStats(ctx, folder);
   if (there.isErr() || there.value === undefined) {
@@ -191,7 +191,7 @@ export function inboxIds(ctx: BusContext, id: string, nowMs: number): Result<Rea
 }
 
 function readArrival(
-  ctx: BusContext,
+  ctx: FsBusContext,
   folder: string,
   id: string,
   { name, mtimeMs }: Arrival,
@@ -229,7 +229,7 @@ function readArrival(
 
 /** Unlinks the named files; one already gone, or one that cannot be removed, is left out of the
  * answer (a file left is shown again, never lost). */
-export function consume(ctx: BusContext, id: string, names: readonly string[]): Result<string[], StoreError> {
+export function consume(ctx: FsBusContext, id: string, names: readonly string[]): Result<string[], StoreError> {
   for (const name of names) assertEntryName(name);
   const folder = inboxFolder(ctx, id);
   const there = folderThere(ctx, folder);
@@ -246,7 +246,7 @@ export function consume(ctx: BusContext, id: string, names: readonly string[]): 
 
 /** Regular files in the inbox, by the listing's own types (no lstat), at most inboxEntriesMax:
  * past it the count says "at least". */
-export function countInbox(ctx: BusContext, id: string): Result<FileCount, StoreError> {
+export function countInbox(ctx: FsBusContext, id: string): Result<FileCount, StoreError> {
   const folder = inboxFolder(ctx, id);
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => ({ files: 0, atLeast: false }));
@@ -257,7 +257,7 @@ export function countInbox(ctx: BusContext, id: string): Result<FileCount, Store
 }
 
 /** The real folders of inbox/ named like a session id, sorted, at most inboxesListedMax. */
-export function listInboxes(ctx: BusContext): Result<string[], StoreError> {
+export function listInboxes(ctx: FsBusContext): Result<string[], StoreError> {
   const folder = folderPath(ctx, "inbox");
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => []);

@@ -13,8 +13,8 @@ import { removeQuietly, writeAtomic } from "../shared/fs-files.js";
 import { readOwnEntry } from "../shared/fs-read.js";
 import { readClaimInstance } from "./fs-bus-claim-instance.js";
 import {
-  type BusContext,
   ensureOwn,
+  type FsBusContext,
   folderPath,
   folderThere,
   lstatIfThere,
@@ -25,12 +25,12 @@ import {
 
 const suffix = ".json";
 
-function offerPath(ctx: BusContext, id: string): string {
+function offerPath(ctx: FsBusContext, id: string): string {
   if (!isBusId(id)) throw new Error(`not a bus id: ${JSON.stringify(id)}`);
   return `${folderPath(ctx, "offers")}/${id}${suffix}`;
 }
 
-export function writeOffer(ctx: BusContext, offer: HandoffOffer): Result<void, StoreError> {
+export function writeOffer(ctx: FsBusContext, offer: HandoffOffer): Result<void, StoreError> {
   const text = encodeOffer(offer);
   return ensureOwn(ctx, folderPath(ctx, "offers"))
     .andThen(() => ensureOwn(ctx, folderPath(ctx, "tmp")))
@@ -50,7 +50,7 @@ export function writeOffer(ctx: BusContext, offer: HandoffOffer): Result<void, S
 
 /** The offer of this id and when it was made (its file's mtime), or undefined: none, or not one
  * this build reads (left for the prune's TTL). */
-export function readOffer(ctx: BusContext, id: string): Result<StoredOffer | undefined, StoreError> {
+export function readOffer(ctx: FsBusContext, id: string): Result<StoredOffer | undefined, StoreError> {
   if (!isBusId(id)) return ok(undefined);
   const there = folderThere(ctx, folderPath(ctx, "offers"));
   if (there.isErr() || !there.value) return there.map(() => undefined);
@@ -66,7 +66,7 @@ export function readOffer(ctx: BusContext, id: string): Result<StoredOffer | und
 }
 
 /** Every offer that reads, at most offersListedMax; an entry that is not one is skipped. */
-export function listOffers(ctx: BusContext): Result<StoredOffer[], StoreError> {
+export function listOffers(ctx: FsBusContext): Result<StoredOffer[], StoreError> {
   const folder = folderPath(ctx, "offers");
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) return there.map(() => []);
@@ -85,7 +85,7 @@ export function listOffers(ctx: BusContext): Result<StoredOffer[], StoreError> {
   return ok(offers);
 }
 
-export function removeOffer(ctx: BusContext, id: string): Result<void, StoreError> {
+export function removeOffer(ctx: FsBusContext, id: string): Result<void, StoreError> {
   if (!isBusId(id)) return ok(undefined);
   const there = folderThere(ctx, folderPath(ctx, "offers"));
   if (there.isErr() || !there.value) return there.map(() => undefined);
@@ -103,7 +103,7 @@ export function removeOffer(ctx: BusContext, id: string): Result<void, StoreErro
  * claim again in between, after it too: a claim moved that was not the one offered goes back.
  */
 export function moveClaim(
-  ctx: BusContext,
+  ctx: FsBusContext,
   path: ClaimName,
   identities: readonly ClaimName[],
   to: { owner: string; joinToken: string },
@@ -148,7 +148,7 @@ export function moveClaim(
   return ok(true);
 }
 
-function undo(ctx: BusContext, made: readonly string[], error: StoreError): Result<never, StoreError> {
+function undo(ctx: FsBusContext, made: readonly string[], error: StoreError): Result<never, StoreError> {
   for (const path of made) removeQuietly(ctx.fs, path);
   return err(error);
 }

@@ -3,13 +3,13 @@
 // going on after the last name the previous prune of the folder looked at and back to the oldest
 // once past the end. However big the folder, every file is looked at within a bounded number of
 // prunes, and no prune pays for all of them.
-import type { BusContext } from "./fs-bus-folders.js";
+import type { FsBusContext } from "./fs-bus-folders.js";
 
 /** Per store, per folder: the name of the last file a prune looked at (only while the folder holds
  * more than one turn). */
-const cursors = new WeakMap<BusContext, Map<string, string>>();
+const cursors = new WeakMap<FsBusContext, Map<string, string>>();
 
-function cursorsOf(ctx: BusContext): Map<string, string> {
+function cursorsOf(ctx: FsBusContext): Map<string, string> {
   let byFolder = cursors.get(ctx);
   if (byFolder === undefined) {
     byFolder = new Map();
@@ -31,7 +31,7 @@ function firstAfter(sorted: readonly string[], after: string): number {
 }
 
 /** The names this prune looks at, at most `looksMax`, in name order (for mail, oldest first). */
-export function takeTurn(ctx: BusContext, folder: string, names: readonly string[], looksMax: number): string[] {
+export function takeTurn(ctx: FsBusContext, folder: string, names: readonly string[], looksMax: number): string[] {
   const byFolder = cursorsOf(ctx);
   if (names.length <= looksMax) {
     byFolder.delete(folder);
@@ -49,6 +49,6 @@ export function takeTurn(ctx: BusContext, folder: string, names: readonly string
 }
 
 /** The folder is gone: where its prune stopped means nothing any more. */
-export function forgetTurn(ctx: BusContext, folder: string): void {
+export function forgetTurn(ctx: FsBusContext, folder: string): void {
   cursors.get(ctx)?.delete(folder);
 }

@@ -19,8 +19,8 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { asideFolderName } from "./fs-bus-aside.js";
 import {
-  type BusContext,
   ensureOwn,
+  type FsBusContext,
   folderPath,
   folderThere,
   inboxFolder,
@@ -36,7 +36,7 @@ const tombPrefix = "inbox~";
 /** Unlinks `path` when it is no folder (a link is removed, never followed) last changed before
  * `beforeMs`: "removed" (a regular file), "removed-other", "left" (a regular file kept), or "skipped". */
 function expire(
-  ctx: BusContext,
+  ctx: FsBusContext,
   path: string,
   beforeMs: number,
 ): Result<"removed" | "removed-other" | "left" | "skipped", StoreError> {
@@ -55,7 +55,7 @@ const emptyPrune: InboxPruned = { removed: 0, left: { files: 0, atLeast: false }
  * asked to, drops the folder once it is empty. What is left is counted from the listing's own
  * types, less what went: no lstat for a count. */
 export function pruneInbox(
-  ctx: BusContext,
+  ctx: FsBusContext,
   id: string,
   beforeMs: number,
   dropEmpty: boolean,
@@ -107,7 +107,7 @@ export function pruneInbox(
 
 /** Shown mail set aside past the TTL: whatever its reader's session recorded, it has expired. Looks
  * at no more than `looksMax` entries; says how many it looked at. */
-function pruneAside(ctx: BusContext, folder: string, beforeMs: number, looksMax: number): Result<number, StoreError> {
+function pruneAside(ctx: FsBusContext, folder: string, beforeMs: number, looksMax: number): Result<number, StoreError> {
   if (looksMax <= 0 || beforeMs === Number.NEGATIVE_INFINITY) return ok(0);
   const there = folderThere(ctx, folder);
   if (there.isErr() || !there.value) {
@@ -127,7 +127,7 @@ function pruneAside(ctx: BusContext, folder: string, beforeMs: number, looksMax:
 }
 
 /** No entry but an empty aside folder: the inbox holds nothing (a dot-file keeps it, as ever). */
-function isEmptyFolder(ctx: BusContext, path: string): Result<boolean, StoreError> {
+function isEmptyFolder(ctx: FsBusContext, path: string): Result<boolean, StoreError> {
   const opened = attempt("opendir", path, () => ctx.fs.opendirSync(path));
   if (opened.isErr()) return err(opened.error);
   const dir = opened.value;
@@ -146,7 +146,7 @@ function isEmptyFolder(ctx: BusContext, path: string): Result<boolean, StoreErro
   return looked.map((l) => l.empty);
 }
 
-function dropInbox(ctx: BusContext, id: string): Result<void, StoreError> {
+function dropInbox(ctx: FsBusContext, id: string): Result<void, StoreError> {
   const folder = inboxFolder(ctx, id);
   const empty = isEmptyFolder(ctx, folder);
   if (failedWith(empty, "ENOENT")) return ok(undefined);
@@ -162,7 +162,7 @@ function dropInbox(ctx: BusContext, id: string): Result<void, StoreError> {
 
 /** Removes an inbox moved into tmp/ when it is empty; else puts it back, or, when a sender made the
  * inbox anew meanwhile, moves its files into the new one (names are unique). */
-function settleTomb(ctx: BusContext, tomb: string, id: string): Result<void, StoreError> {
+function settleTomb(ctx: FsBusContext, tomb: string, id: string): Result<void, StoreError> {
   const empty = isEmptyFolder(ctx, tomb);
   if (empty.isErr()) return failedWith(empty, "ENOENT") ? ok(undefined) : err(empty.error);
   if (empty.value) return attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true }));
@@ -190,7 +190,7 @@ function settleTomb(ctx: BusContext, tomb: string, id: string): Result<void, Sto
 }
 
 /** Shown mail set aside in a moved inbox joins the new inbox's aside folder (names are unique). */
-function mergeAside(ctx: BusContext, tomb: string, folder: string): Result<void, StoreError> {
+function mergeAside(ctx: FsBusContext, tomb: string, folder: string): Result<void, StoreError> {
   const from = `${tomb}/${asideFolderName}`;
   const there = folderThere(ctx, from);
   if (there.isErr() || !there.value) return there.map(() => undefined);
@@ -209,11 +209,11 @@ function mergeAside(ctx: BusContext, tomb: string, folder: string): Result<void,
 
 /** When each store last swept the dot-files of sessions/ and claims/: once an hour is plenty for
  * files nothing reads, and a status need not list both folders again every time. */
-const dotsSweptMs = new WeakMap<BusContext, number>();
+const dotsSweptMs = new WeakMap<FsBusContext, number>();
 
 /** Dot-files of sessions/ and claims/ past the message TTL: never data, never read, but each one
  * costs every listing a step. Folders among them are left alone. */
-function sweepDotFiles(ctx: BusContext, nowMs: number): Result<void, StoreError> {
+function sweepDotFiles(ctx: FsBusContext, nowMs: number): Result<void, StoreError> {
   const last = dotsSweptMs.get(ctx);
   if (last !== undefined && last <= nowMs && nowMs - last < tmpLeftoverAgeMs) return ok(undefined);
   dotsSweptMs.set(ctx, nowMs);
@@ -245,7 +245,7 @@ function sweepDotFiles(ctx: BusContext, nowMs: number): Result<void, StoreError>
 /** Removes what crashed writers left in tmp/ (files and links last changed before `nowMs -
  * olderThanMs`, never through a link) and settles inboxes a crashed prune left there. At most
  * tmpSweepEntriesMax entries a call. Returns how many entries it removed or settled. */
-export function sweepTmp(ctx: BusContext, nowMs: number, olderThanMs: number): Result<number, StoreError> {
+export function sweepTmp(ctx: FsBusContext, nowMs: number, olderThanMs: number): Result<number, StoreError> {
   const dots = sweepDotFiles(ctx, nowMs);
   if (dots.isErr()) return err(dots.error);
   const folder = folderPath(ctx, "tmp");
@@ -268,7 +268,7 @@ export function sweepTmp(ctx: BusContext, nowMs: number, olderThanMs: number): R
 }
 
 /** A folder in tmp/ is only ever an inbox a prune moved there: `inbox~<id>~<uuid>`. */
-function settleLeftFolder(ctx: BusContext, path: string, name: string): Result<boolean, StoreError> {
+function settleLeftFolder(ctx: FsBusContext, path: string, name: string): Result<boolean, StoreError> {
   const [prefix, id] = name.split("~");
   if (`${prefix}~` !== tombPrefix || id === undefined || !isBusId(id)) return ok(false);
   return settleTomb(ctx, path, id).map(() => true);

@@ -18,8 +18,8 @@ import { writeAtomic } from "../shared/fs-files.js";
 import type { FsStats } from "../shared/fs-like.js";
 import { readOpenEntry, readOwnEntry } from "../shared/fs-read.js";
 import {
-  type BusContext,
   ensureOwn,
+  type FsBusContext,
   folderPath,
   folderThere,
   lstatIfThere,
@@ -33,7 +33,7 @@ const suffix = ".json";
 
 type ReadOutcome = ReturnType<typeof readOwnEntry> extends Result<infer T, StoreError> ? T : never;
 
-export function writeRecord(ctx: BusContext, record: SessionRecord): Result<void, StoreError> {
+export function writeRecord(ctx: FsBusContext, record: SessionRecord): Result<void, StoreError> {
   const text = encodeSessionRecord(record);
   return ensureOwn(ctx, folderPath(ctx, "sessions"))
     .andThen(() => ensureOwn(ctx, folderPath(ctx, "tmp")))
@@ -76,7 +76,7 @@ function judgeRecord(found: ReadOutcome, id: string): RecordRead | undefined {
 /** Read, then lstat for the heartbeat: a record replaced in between is judged by a heartbeat at
  * least as new as what was read. Undefined when the file is gone. */
 function readAt(
-  ctx: BusContext,
+  ctx: FsBusContext,
   path: string,
   id: string,
 ): Result<(RecordRead & { mtimeMs: number }) | undefined, StoreError> {
@@ -89,7 +89,7 @@ function readAt(
   );
 }
 
-export function readRecord(ctx: BusContext, id: string): Result<StoredRecord | undefined, StoreError> {
+export function readRecord(ctx: FsBusContext, id: string): Result<StoredRecord | undefined, StoreError> {
   const path = recordPath(ctx, id);
   const there = folderThere(ctx, folderPath(ctx, "sessions"));
   if (there.isErr() || !there.value) return there.map(() => undefined);
@@ -102,7 +102,7 @@ export function readRecord(ctx: BusContext, id: string): Result<StoredRecord | u
  * at most recordsListedMax entries are looked at, and `truncated` says when more were there. Every
  * record is read again each time: an inode number is reused once freed, so no cache by it is sound,
  * and a prune clears ended sessions' records at once (they are what would make the folder big). */
-export function listRecords(ctx: BusContext): Result<RecordListing, StoreError> {
+export function listRecords(ctx: FsBusContext): Result<RecordListing, StoreError> {
   const folder = folderPath(ctx, "sessions");
   const listing: RecordListing = { records: [], unreadable: [], truncated: false };
   const there = folderThere(ctx, folder);
@@ -134,9 +134,9 @@ export function listRecords(ctx: BusContext): Result<RecordListing, StoreError> 
 /** Per store, per id: the file this store last found or made its own record, by its device, inode
  * and mtime. A record is replaced only by a rename (a new inode, a new mtime) and beaten only by a
  * touch (a new mtime), so while all three hold, the text read then is the text there now. */
-const ownStamps = new WeakMap<BusContext, Map<string, { dev: number; ino: number; mtimeMs: number }>>();
+const ownStamps = new WeakMap<FsBusContext, Map<string, { dev: number; ino: number; mtimeMs: number }>>();
 
-function stampsOf(ctx: BusContext): Map<string, { dev: number; ino: number; mtimeMs: number }> {
+function stampsOf(ctx: FsBusContext): Map<string, { dev: number; ino: number; mtimeMs: number }> {
   let stamps = ownStamps.get(ctx);
   if (stamps === undefined) {
     stamps = new Map();
@@ -154,7 +154,7 @@ function isOwn(found: SessionRecord, own: SessionRecord): boolean {
 }
 
 export function checkRecord(
-  ctx: BusContext,
+  ctx: FsBusContext,
   id: string,
   self: { pid: number; started: string | undefined },
 ): Result<RecordCheck, StoreError> {
@@ -183,7 +183,7 @@ const missing = { kind: "missing" } as const;
 /** Opens `id`'s record without following a link and hands the open file to `use`, closing it after;
  * a record (or a sessions/ folder) that is not there is missing. */
 function withRecordOpen<T>(
-  ctx: BusContext,
+  ctx: FsBusContext,
   id: string,
   use: (fd: number) => Result<T, StoreError>,
 ): Result<T | typeof missing, StoreError> {
@@ -203,7 +203,7 @@ function withRecordOpen<T>(
 
 /** The record in an open file, with the fstat taken before it was read (undefined: not a record). */
 function readOpenRecord(
-  ctx: BusContext,
+  ctx: FsBusContext,
   fd: number,
   path: string,
   id: string,
@@ -219,12 +219,12 @@ function readOpenRecord(
 
 /** The heartbeat, in place: open without following a link, check by the open file that it is this
  * user's record under `joinToken`, then set its times. A removed record is never made again here. */
-export function touchRecord(ctx: BusContext, own: SessionRecord, nowMs: number): Result<TouchOutcome, StoreError> {
+export function touchRecord(ctx: FsBusContext, own: SessionRecord, nowMs: number): Result<TouchOutcome, StoreError> {
   return withRecordOpen(ctx, own.id, (fd) => touchOpen(ctx, fd, recordPath(ctx, own.id), own, nowMs));
 }
 
 function touchOpen(
-  ctx: BusContext,
+  ctx: FsBusContext,
   fd: number,
   path: string,
   own: SessionRecord,
@@ -256,7 +256,7 @@ function touchOpen(
  * found in the tombstone, put back by link, and for the few microseconds between the two a reader
  * sees no record for `id` (the one window left). */
 export function removeRecord(
-  ctx: BusContext,
+  ctx: FsBusContext,
   id: string,
   joinToken: string,
   heartbeatMs?: number,

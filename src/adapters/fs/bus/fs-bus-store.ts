@@ -22,7 +22,7 @@ import { claimTimes, removeMarks, stampClaim } from "./fs-bus-claim-marks.js";
 import { pageClaims } from "./fs-bus-claim-pages.js";
 import { createClaims, listClaims, removeClaims } from "./fs-bus-claims.js";
 import { closeBus } from "./fs-bus-closing.js";
-import { type BusContext, busFolders, closeFolder, ensureOwn, folderPath, inboxFolder } from "./fs-bus-folders.js";
+import { busFolders, closeFolder, ensureOwn, type FsBusContext, folderPath, inboxFolder } from "./fs-bus-folders.js";
 import {
   consume,
   countInbox,
@@ -50,7 +50,7 @@ export interface FsBusStoreOptions {
 }
 
 export function createFsBusStore(options: FsBusStoreOptions): BusStore {
-  const ctx: BusContext = {
+  const ctx: FsBusContext = {
     fs: options.fs,
     root: options.root.replace(/\/+$/, "") || "/",
     uid: options.uid,
@@ -102,7 +102,7 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
 /** The path to the bus folder is judged from `/` before anything is made (no mkdir through a folder
  * another user controls), then the folder and its four folders are made 0700 and checked to be this
  * user's. A bus folder given as a link of this user's is used by the real folder it leads to. */
-function openBus(ctx: BusContext): Result<void, StoreError> {
+function openBus(ctx: FsBusContext): Result<void, StoreError> {
   const real = { path: ctx.root };
   let walked = checkRootPath(ctx.fs, ctx.root, ctx.uid, real);
   if (failedWith(walked, "ENOENT")) {

@@ -7,12 +7,12 @@ import { askLedgerBytesMax } from "../../../domain/mail/limits.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { writeAtomic } from "../shared/fs-files.js";
 import { readOwnEntry } from "../shared/fs-read.js";
-import { addressFolder, ensureBox, type StoreContext } from "./fs-boxes.js";
+import { addressFolder, ensureBox, type FsMailContext } from "./fs-boxes.js";
 
 const ledgerName = "asks.json";
 
 /** Temp file and rename: a reader sees the old ledger or the new one, never half of one. */
-export function writeAskLedger(ctx: StoreContext, address: Address, text: string): Result<void, StoreError> {
+export function writeAskLedger(ctx: FsMailContext, address: Address, text: string): Result<void, StoreError> {
   const folder = addressFolder(ctx, address);
   return ensureBox(ctx, address, ["tmp"]).andThen(() =>
     writeAtomic(ctx.fs, {
@@ -29,7 +29,7 @@ export function writeAskLedger(ctx: StoreContext, address: Address, text: string
 
 /** The ledger's text; undefined when there is none, or when what is there is no file of this
  * session's (a link, a folder, too big): then the session starts with an empty ledger. */
-export function readAskLedger(ctx: StoreContext, address: Address): Result<string | undefined, StoreError> {
+export function readAskLedger(ctx: FsMailContext, address: Address): Result<string | undefined, StoreError> {
   const read = readOwnEntry(ctx.fs, `${addressFolder(ctx, address)}/${ledgerName}`, askLedgerBytesMax, ctx.uid);
   if (read.isErr()) return err(read.error);
   return ok(read.value.kind === "text" ? read.value.text : undefined);

@@ -12,7 +12,7 @@ export const allBoxes: readonly Box[] = ["tmp", "new", "cur", "sent"];
 /** The folder of running records: named like an address, so never used as one. */
 export const runningFolderName = "running";
 
-export interface StoreContext {
+export interface FsMailContext {
   fs: FsLike;
   /** The mail root without a trailing slash. */
   root: string;
@@ -45,27 +45,27 @@ export interface KeptJournal {
 }
 
 /** Addresses are branded, but a string cast to one would reach the filesystem: check again. */
-export function addressFolder(ctx: StoreContext, address: string): string {
+export function addressFolder(ctx: FsMailContext, address: string): string {
   if (!isAddress(address)) throw new Error(`not an address: ${JSON.stringify(address)}`);
   return `${ctx.root}/${address}`;
 }
 
-export function boxFolder(ctx: StoreContext, address: Address, box: Box): string {
+export function boxFolder(ctx: FsMailContext, address: Address, box: Box): string {
   return `${addressFolder(ctx, address)}/${box}`;
 }
 
 /** The address folder and the named boxes, created (0700) when missing, each a real folder. */
-export function ensureBox(ctx: StoreContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
+export function ensureBox(ctx: FsMailContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
   return walkBox(ctx, address, boxes, ensureFolder);
 }
 
 /** The address folder and the named boxes exist and are real folders (ENOENT when missing). */
-export function checkBox(ctx: StoreContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
+export function checkBox(ctx: FsMailContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
   return walkBox(ctx, address, boxes, checkFolder);
 }
 
 function walkBox(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   boxes: readonly Box[],
   visit: (fs: FsLike, path: string) => Result<FsStats, StoreError>,
@@ -84,11 +84,11 @@ function walkBox(
 }
 
 /** checkFolder, and the folder is this user's. */
-export function checkOwnFolder(ctx: StoreContext, path: string): Result<FsStats, StoreError> {
+export function checkOwnFolder(ctx: FsMailContext, path: string): Result<FsStats, StoreError> {
   return checkFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
 }
 
 /** ensureFolder, and the folder is this user's. */
-export function ensureOwnFolder(ctx: StoreContext, path: string): Result<FsStats, StoreError> {
+export function ensureOwnFolder(ctx: FsMailContext, path: string): Result<FsStats, StoreError> {
   return ensureFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
 }

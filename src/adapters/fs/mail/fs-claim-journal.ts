@@ -13,9 +13,9 @@ import {
   addressFolder,
   checkBox,
   ensureBox,
+  type FsMailContext,
   type KeptJournal,
   runningFolderName,
-  type StoreContext,
 } from "./fs-boxes.js";
 
 const journalName = "claiming.json";
@@ -27,7 +27,7 @@ const journalBlockBytes = 4096;
 const journalTmpName = "claiming.json.tmp";
 
 export function writeClaimJournal(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   names: readonly string[],
 ): Result<void, StoreError> {
@@ -59,7 +59,7 @@ export function writeClaimJournal(
 }
 
 /** Closes the journal file a session kept open (at its shutdown); a later write opens it again. */
-export function closeClaimJournal(ctx: StoreContext, address: Address): void {
+export function closeClaimJournal(ctx: FsMailContext, address: Address): void {
   const kept = ctx.journals.get(address);
   if (kept === undefined) return;
   ctx.journals.delete(address);
@@ -71,7 +71,7 @@ export function closeClaimJournal(ctx: StoreContext, address: Address): void {
  * about a millisecond, and even an open and a close are most of the rest. The open file must be a
  * file of its own (a link could reach outside the mail root) of exactly one padded page (a longer
  * one would keep its tail); a write in place is refused otherwise, and the caller replaces it. */
-function reopen(ctx: StoreContext, address: Address, path: string, text: string): Result<void, StoreError> {
+function reopen(ctx: FsMailContext, address: Address, path: string, text: string): Result<void, StoreError> {
   const { O_WRONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
   const opened = attempt("open", path, () => ctx.fs.openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
   if (opened.isErr()) return err(opened.error);
@@ -146,7 +146,7 @@ function padded(bytes: Uint8Array): Uint8Array {
 /** Temp file and rename: the old journal stays whole until the new one replaces it, and stays on
  * any error (a full disk fails the write of the temp file, never the journal). A folder where the
  * journal belongs (left by a hostile process) is moved aside, so claims do not stop for good. */
-function replace(ctx: StoreContext, address: Address, path: string, text: string): Result<void, StoreError> {
+function replace(ctx: FsMailContext, address: Address, path: string, text: string): Result<void, StoreError> {
   const folder = addressFolder(ctx, address);
   const bytes = encodeUtf8(text);
   const write = () =>
@@ -191,7 +191,7 @@ function moveAside(fs: FsLike, path: string): void {
  * (not JSON, not a list, over its bound, a link or a folder) lists none but says why, so that its
  * folder is never pruned as empty and the session can say that recovery may be incomplete. Names
  * that could not be mail (dot-files, paths) are dropped. Only errno failures are errors. */
-export function readClaimJournal(ctx: StoreContext, address: Address): Result<ClaimJournal, StoreError> {
+export function readClaimJournal(ctx: FsMailContext, address: Address): Result<ClaimJournal, StoreError> {
   const checked = checkBox(ctx, address, []);
   if (failedWith(checked, "ENOENT")) return ok({ names: [], damaged: undefined });
   if (checked.isErr()) return err(checked.error);

@@ -36,7 +36,7 @@ import {
   checkOwnFolder,
   ensureBox,
   ensureOwnFolder,
-  type StoreContext,
+  type FsMailContext,
 } from "./fs-boxes.js";
 import { closeClaimJournal, readClaimJournal, writeClaimJournal } from "./fs-claim-journal.js";
 import { claimOwner, readOwner, releaseOwner, replaceOwner } from "./fs-owner.js";
@@ -56,7 +56,7 @@ export interface FsMailStoreOptions {
 }
 
 export function createFsMailStore(options: FsMailStoreOptions): MailStore {
-  const ctx: StoreContext = {
+  const ctx: FsMailContext = {
     fs: options.fs,
     root: trimTrailingSlashes(options.root),
     uid: options.uid,
@@ -123,7 +123,7 @@ function trimTrailingSlashes(path: string): string {
 /** Maildir publish into `box` of the recipient (new/) or the sender (sent/): the temp name is the
  * final name, in the same address's tmp/, so an id is in flight at most once per folder (O_EXCL). */
 function publish(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   envelope: Envelope,
   sentAtMs: number,
   box: "new" | "sent",
@@ -148,7 +148,7 @@ function publish(
     .map(({ unsynced }) => ({ path: finalPath, unsynced }));
 }
 
-function listNew(ctx: StoreContext, address: Address): Result<InboxListing, StoreError> {
+function listNew(ctx: FsMailContext, address: Address): Result<InboxListing, StoreError> {
   const folder = boxFolder(ctx, address, "new");
   ctx.curChecked.delete(address);
   return checkBox(ctx, address, ["new"]).andThen(() =>
@@ -162,7 +162,7 @@ function listNew(ctx: StoreContext, address: Address): Result<InboxListing, Stor
 
 /** The shortest path from a sender's rename to the model, straight through: no layer per step. */
 function claimHinted(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   name: string,
   journal: readonly string[],
@@ -181,7 +181,7 @@ function claimHinted(
 /** Rename first, read after: whoever wins the rename owns the mail, and a link is moved as a link.
  * `folder` is the address folder. */
 function claimFrom(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   folder: string,
   name: string,
@@ -207,7 +207,7 @@ function claimFrom(
 
 /** The rename failed: new/ is checked and cur/ made if it is missing, and the rename tried once more. */
 function claimAgain(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   from: string,
   to: string,
@@ -225,7 +225,7 @@ function claimAgain(
 }
 
 function readIn(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   box: "cur" | "sent",
   name: string,
@@ -237,7 +237,7 @@ function readIn(
 }
 
 /** A box's mail names, sorted (send time first, by the naming convention), at most folderEntriesMax. */
-function listBox(ctx: StoreContext, address: Address, box: "cur" | "sent"): Result<string[], StoreError> {
+function listBox(ctx: FsMailContext, address: Address, box: "cur" | "sent"): Result<string[], StoreError> {
   const checked = checkBox(ctx, address, [box]);
   if (failedWith(checked, "ENOENT")) return ok([]);
   if (checked.isErr()) return err(checked.error);
@@ -250,7 +250,7 @@ function listBox(ctx: StoreContext, address: Address, box: "cur" | "sent"): Resu
 
 /** The entry is in cur/ by now, so it is this session's whatever the read does: a failed read is
  * an outcome to retry from cur/, never an error that would let the caller forget the mail. */
-function readAs(ctx: StoreContext, name: string, path: string): Result<ClaimOutcome, StoreError> {
+function readAs(ctx: FsMailContext, name: string, path: string): Result<ClaimOutcome, StoreError> {
   const read = readOwnEntry(ctx.fs, path, envelopeFileBytesMax, ctx.uid);
   if (read.isErr()) return ok({ kind: "unread", name, path, error: read.error });
   const found = read.value;
@@ -270,7 +270,12 @@ function readAs(ctx: StoreContext, name: string, path: string): Result<ClaimOutc
 
 /** A crashed writer's leftovers: regular files (never links, never folders) last changed before
  * nowMs - olderThanMs, at most tmpSweepMax per call. */
-function sweepTmp(ctx: StoreContext, address: Address, nowMs: number, olderThanMs: number): Result<number, StoreError> {
+function sweepTmp(
+  ctx: FsMailContext,
+  address: Address,
+  nowMs: number,
+  olderThanMs: number,
+): Result<number, StoreError> {
   const box: Box = "tmp";
   const folder = boxFolder(ctx, address, box);
   const listed = checkBox(ctx, address, [box]).andThen(() => listEntries(ctx.fs, folder, folderEntriesMax));

@@ -10,23 +10,23 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, removeQuietly, writeAtomic } from "../shared/fs-files.js";
 import { readEntry } from "../shared/fs-read.js";
-import { addressFolder, ensureBox, type StoreContext } from "./fs-boxes.js";
+import { addressFolder, ensureBox, type FsMailContext } from "./fs-boxes.js";
 
 export const ownerName = "owner.json";
 
-function ownerPath(ctx: StoreContext, address: Address): string {
+function ownerPath(ctx: FsMailContext, address: Address): string {
   return `${addressFolder(ctx, address)}/${ownerName}`;
 }
 
 /** The temp file of one attempt, in tmp/ (swept like any leftover); `token` is the caller's unique id. */
-function tmpPath(ctx: StoreContext, address: Address, token: string, what: string): string {
+function tmpPath(ctx: FsMailContext, address: Address, token: string, what: string): string {
   assertEntryName(token);
   return `${addressFolder(ctx, address)}/tmp/owner-${what}-${token}.json`;
 }
 
 /** Writes `text` as the owner record unless one is there: then says what it holds. */
 export function claimOwner(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   token: string,
   text: string,
@@ -53,7 +53,7 @@ export function claimOwner(
 
 /** The owner record's text, or undefined when there is none (a link or a folder there reads as
  * an unreadable record: held by nobody the caller can judge, so the caller stays a guest). */
-export function readOwner(ctx: StoreContext, address: Address): Result<string | undefined, StoreError> {
+export function readOwner(ctx: FsMailContext, address: Address): Result<string | undefined, StoreError> {
   return readEntry(ctx.fs, ownerPath(ctx, address), runningRecordBytesMax).map((found) => {
     if (found.kind === "gone") return undefined;
     return found.kind === "text" ? found.text : "";
@@ -63,7 +63,7 @@ export function readOwner(ctx: StoreContext, address: Address): Result<string | 
 /** Takes the record over from a holder judged gone, while it still holds `staleText`: the record
  * is moved out of the way first (one mover wins), compared, and put back when it changed meanwhile. */
 export function replaceOwner(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   staleText: string,
   token: string,
@@ -85,7 +85,7 @@ export function replaceOwner(
 }
 
 /** Removes the owner record while it still holds `text` (at shutdown of its owner). */
-export function releaseOwner(ctx: StoreContext, address: Address, text: string): Result<void, StoreError> {
+export function releaseOwner(ctx: FsMailContext, address: Address, text: string): Result<void, StoreError> {
   const held = readOwner(ctx, address);
   if (held.isErr()) return err(held.error);
   if (held.value !== text) return ok(undefined);

@@ -7,14 +7,14 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith, notAFolder } from "../shared/fs-errors.js";
 import { checkFolder, ensureFolder, listEntries } from "../shared/fs-files.js";
 import { readEntry } from "../shared/fs-read.js";
-import { addressFolder, allBoxes, runningFolderName, type StoreContext } from "./fs-boxes.js";
+import { addressFolder, allBoxes, type FsMailContext, runningFolderName } from "./fs-boxes.js";
 import { readJournalIn } from "./fs-claim-journal.js";
 import { ownerName } from "./fs-owner.js";
 
 /** Every real folder in the root named like an address (running/, links and other names left out),
  * at most pruneFoldersMax. A folder whose facts cannot be read is left out too: unlisted is never
  * pruned, which is the safe side. */
-export function listBoxes(ctx: StoreContext): Result<BoxFacts[], StoreError> {
+export function listBoxes(ctx: FsMailContext): Result<BoxFacts[], StoreError> {
   let listed = listEntries(ctx.fs, ctx.root, folderEntriesMax);
   if (listed.isErr()) return err(listed.error);
   // Tombstones a crashed prune left are settled first (their mail goes back), then listed anew.
@@ -38,7 +38,7 @@ export function listBoxes(ctx: StoreContext): Result<BoxFacts[], StoreError> {
   return ok(facts);
 }
 
-function boxFacts(ctx: StoreContext, address: Address): BoxFacts | undefined {
+function boxFacts(ctx: FsMailContext, address: Address): BoxFacts | undefined {
   const folder = addressFolder(ctx, address);
   const top = checkFolder(ctx.fs, folder);
   if (top.isErr()) return undefined;
@@ -54,7 +54,7 @@ function boxFacts(ctx: StoreContext, address: Address): BoxFacts | undefined {
 
 /** Unread mail in an address folder: entries of new/ and what its claim journal names (mail
  * claimed but never read is unread too); undefined when that cannot be told. */
-function waitingIn(ctx: StoreContext, folder: string): number | undefined {
+function waitingIn(ctx: FsMailContext, folder: string): number | undefined {
   const waiting = countWaiting(ctx, `${folder}/new`);
   if (waiting === undefined) return undefined;
   const journal = readJournalIn(ctx.fs, folder);
@@ -65,7 +65,7 @@ function waitingIn(ctx: StoreContext, folder: string): number | undefined {
 
 // Any entry of new/ counts. A new/ that is there but not a real folder counts as one waiting entry:
 // something unknown sits where unread mail would, so the folder is kept.
-function countWaiting(ctx: StoreContext, path: string): number | undefined {
+function countWaiting(ctx: FsMailContext, path: string): number | undefined {
   const folder = checkFolder(ctx.fs, path);
   if (failedWith(folder, "ENOENT")) return 0;
   if (folder.isErr()) return folder.error.kind === "not-a-folder" ? 1 : undefined;
@@ -83,7 +83,7 @@ function countWaiting(ctx: StoreContext, path: string): number | undefined {
  * address and no sender's path reaches it. */
 const tombstonePrefix = ".pruning-";
 
-function tombstoneOf(ctx: StoreContext, address: Address): string {
+function tombstoneOf(ctx: FsMailContext, address: Address): string {
   return `${ctx.root}/${tombstonePrefix}${address}`;
 }
 
@@ -94,7 +94,7 @@ function tombstoneOf(ctx: StoreContext, address: Address): string {
  * Returns whether it was removed. A folder already gone counts as removed; a link or a file in its
  * place is refused. */
 export function removeBox(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   ownerSeen: string | undefined,
 ): Result<boolean, StoreError> {
@@ -120,7 +120,7 @@ export function removeBox(
  * moves what waits in its new/ into the new folder. `judged` is undefined for a tombstone a crashed
  * prune left: any owner record in it keeps it (the next prune judges it again). */
 export function settleTombstone(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   judged?: { ownerSeen: string | undefined },
 ): Result<boolean, StoreError> {
@@ -144,7 +144,7 @@ export function settleTombstone(
 
 /** A session took the inbox after the prune judged it (it started between that look and the move):
  * the owner record in the tombstone is not the one judged gone. */
-function ownedSince(ctx: StoreContext, tomb: string, judged: { ownerSeen: string | undefined } | undefined): boolean {
+function ownedSince(ctx: FsMailContext, tomb: string, judged: { ownerSeen: string | undefined } | undefined): boolean {
   const found = readEntry(ctx.fs, `${tomb}/${ownerName}`, runningRecordBytesMax);
   if (found.isErr()) return true;
   if (found.value.kind === "gone") return false;
@@ -153,7 +153,7 @@ function ownedSince(ctx: StoreContext, tomb: string, judged: { ownerSeen: string
 
 /** The folder was made anew: the tombstone's unread mail moves into it, by rename (names are
  * unique); whatever else it holds waits for the next prune. */
-function mergeInto(ctx: StoreContext, tomb: string, folder: string): Result<void, StoreError> {
+function mergeInto(ctx: FsMailContext, tomb: string, folder: string): Result<void, StoreError> {
   const made = ensureFolder(ctx.fs, `${folder}/new`);
   if (made.isErr()) return err(made.error);
   const listed = listEntries(ctx.fs, `${tomb}/new`, folderEntriesMax);

@@ -4,14 +4,14 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { folderMode } from "../shared/fs-files.js";
 import { checkRootPath } from "../shared/fs-path-safety.js";
-import { checkOwnFolder, runningFolderName, type StoreContext } from "./fs-boxes.js";
+import { checkOwnFolder, type FsMailContext, runningFolderName } from "./fs-boxes.js";
 
 /** The path is judged before anything is made, so that mkdir never creates a folder through a path
  * another user controls, and again once made. chmod every time: an existing root may have been
  * created open to others; it comes after the walk because chmod follows links (a root that is a link
  * of this user's tightens the folder it leads to), and a root another user owns is never changed
  * (as root it could be). */
-export function openRoot(ctx: StoreContext): Result<void, StoreError> {
+export function openRoot(ctx: FsMailContext): Result<void, StoreError> {
   // Opened again (a start retried), a linked root is judged again from its link.
   if (ctx.rootLink !== undefined) ctx.root = ctx.rootLink.path;
   const real = { path: ctx.root };
@@ -42,7 +42,7 @@ export function openRoot(ctx: StoreContext): Result<void, StoreError> {
   return ok(undefined);
 }
 
-function danglingRoot(ctx: StoreContext): StoreError {
+function danglingRoot(ctx: FsMailContext): StoreError {
   const target = attempt("readlink", ctx.root, () => ctx.fs.readlinkSync(ctx.root));
   const to = target.isOk() ? target.value : "a folder that does not exist";
   return {
@@ -56,7 +56,7 @@ function danglingRoot(ctx: StoreContext): StoreError {
 
 /** One lstat: the root at its path is the folder openRoot judged, still this user's. Moved, removed
  * or replaced (through any folder above it, since lstat follows the links on the way) it is not. */
-export function checkRoot(ctx: StoreContext): Result<void, StoreError> {
+export function checkRoot(ctx: FsMailContext): Result<void, StoreError> {
   const opened = ctx.rootIdentity;
   if (opened === undefined) throw new Error("checkRoot before a successful openRoot");
   const link = ctx.rootLink;

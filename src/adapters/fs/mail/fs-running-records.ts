@@ -7,15 +7,15 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { listEntries, mayBeThere, writeAtomic } from "../shared/fs-files.js";
 import { readOwnEntry } from "../shared/fs-read.js";
-import { addressFolder, checkOwnFolder, ensureOwnFolder, runningFolderName, type StoreContext } from "./fs-boxes.js";
+import { addressFolder, checkOwnFolder, ensureOwnFolder, type FsMailContext, runningFolderName } from "./fs-boxes.js";
 
 const recordSuffix = ".json";
 
-function runningFolder(ctx: StoreContext): string {
+function runningFolder(ctx: FsMailContext): string {
   return `${ctx.root}/${runningFolderName}`;
 }
 
-function recordPath(ctx: StoreContext, address: Address): string {
+function recordPath(ctx: FsMailContext, address: Address): string {
   addressFolder(ctx, address); // validates the address before it becomes a file name
   return `${runningFolder(ctx)}/${address}${recordSuffix}`;
 }
@@ -23,7 +23,7 @@ function recordPath(ctx: StoreContext, address: Address): string {
 /** Temp file then rename, so a reader sees the old record or the new one, never half of one. The
  * temp name is a dot-file (listings skip it) owned by this address's one writer, so a crashed
  * writer's leftover is replaced rather than refused. */
-export function writeRunning(ctx: StoreContext, address: Address, text: string): Result<void, StoreError> {
+export function writeRunning(ctx: FsMailContext, address: Address, text: string): Result<void, StoreError> {
   const finalPath = recordPath(ctx, address);
   return ensureOwnFolder(ctx, runningFolder(ctx)).andThen(() =>
     writeAtomic(ctx.fs, {
@@ -40,7 +40,7 @@ export function writeRunning(ctx: StoreContext, address: Address, text: string):
 /** The record's text, or undefined when there is none or it cannot be mail-root data: a symlink, a
  * folder, a FIFO, a record another user owns or one over runningRecordBytesMax reads as absent (not
  * running), never followed. */
-export function readRunning(ctx: StoreContext, address: Address): Result<string | undefined, StoreError> {
+export function readRunning(ctx: FsMailContext, address: Address): Result<string | undefined, StoreError> {
   const path = recordPath(ctx, address);
   const folder = checkOwnFolder(ctx, runningFolder(ctx));
   if (failedWith(folder, "ENOENT")) return ok(undefined);
@@ -50,13 +50,13 @@ export function readRunning(ctx: StoreContext, address: Address): Result<string 
   );
 }
 
-export function hasRunning(ctx: StoreContext, address: Address): boolean {
+export function hasRunning(ctx: FsMailContext, address: Address): boolean {
   return mayBeThere(ctx.fs, recordPath(ctx, address));
 }
 
 /** Every readable record, by file name; at most runningRecordsMax. Dot-files (temp files) and names
  * that are not `<address>.json` are skipped; so are records that read as absent (see readRunning). */
-export function listRunning(ctx: StoreContext): Result<RunningEntry[], StoreError> {
+export function listRunning(ctx: FsMailContext): Result<RunningEntry[], StoreError> {
   const folder = checkOwnFolder(ctx, runningFolder(ctx));
   if (failedWith(folder, "ENOENT")) return ok([]);
   if (folder.isErr()) return err(folder.error);
@@ -80,7 +80,7 @@ export function listRunning(ctx: StoreContext): Result<RunningEntry[], StoreErro
 /** Unlinks the record; with `expectedText`, only while it still holds exactly that text (a record
  * the session rewrote since it was read stays). Already gone counts as removed. */
 export function removeRunning(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   expectedText: string | undefined,
 ): Result<void, StoreError> {

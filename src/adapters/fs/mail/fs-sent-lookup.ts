@@ -9,13 +9,13 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { isEntryName } from "../shared/fs-files.js";
 import { readOwnEntry } from "../shared/fs-read.js";
-import { boxFolder, checkBox, type StoreContext } from "./fs-boxes.js";
+import { boxFolder, checkBox, type FsMailContext } from "./fs-boxes.js";
 
 /** One streamed listing of sent/ for all `ids`, ended early once each has its copy. Names are read
  * one by one and only candidates are kept, so a copy past any listing bound is found and memory
  * stays bounded by the ids asked. */
 export function findSentCopies(
-  ctx: StoreContext,
+  ctx: FsMailContext,
   address: Address,
   ids: readonly string[],
 ): Result<Map<string, SentCopy>, StoreError> {
@@ -71,7 +71,7 @@ function idsNamedBy(name: string, wanted: ReadonlySet<string>, lengths: readonly
 /** A copy only if it is a regular file of this user within the bound (never through a link, never
  * waiting on a FIFO) holding an envelope with this id, sent by this address. Anything else, a file
  * that cannot be read included, is no copy, and the scan goes on. */
-function readCopy(ctx: StoreContext, path: string, id: string, address: Address): SentCopy | undefined {
+function readCopy(ctx: FsMailContext, path: string, id: string, address: Address): SentCopy | undefined {
   const read = readOwnEntry(ctx.fs, path, envelopeFileBytesMax, ctx.uid);
   if (read.isErr() || read.value.kind !== "text") return undefined;
   const decoded = decodeEnvelope(read.value.text);

@@ -10,7 +10,7 @@ import { type AcceptReport, accept } from "./handoff.js";
 import { type InboxPreview, type InboxRead, inboxIds, peekInbox, readInbox, settleShown } from "./inbox.js";
 import { createLifecycle, type ShutdownReason } from "./lifecycle.js";
 import { createListening } from "./listening.js";
-import { createMembership, type JoinReport, type JoinRequest, type SessionIdentity } from "./membership.js";
+import { type BusIdentity, createMembership, type JoinReport, type JoinRequest } from "./membership.js";
 import { type PeerClaim, peerClaims, type WatchedClaim, watchedClaims } from "./peer-claims.js";
 import { type SendReport, type SendRequest, send } from "./send.js";
 import { type ClaimedWriteReport, reportClaimedWrites } from "./shell-report.js";
@@ -22,7 +22,7 @@ export type StartReason = "startup" | "reload" | "new" | "resume" | "fork";
 /** One engine per session: after `shutdown` every action answers not-started. */
 export interface BusEngine {
   /** Nothing joins here (the spec's lazy join); a reload takes back this process's own record. */
-  sessionStarted(session: SessionIdentity, reason: StartReason): void;
+  sessionStarted(session: BusIdentity, reason: StartReason): void;
   /** Pi's session name changed: a later derived label follows it; the current label does not. */
   renamed(name: string | undefined): void;
   status(): Result<StatusView, BusError>;

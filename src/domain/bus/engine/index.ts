@@ -5,7 +5,7 @@ export type { EditVerdict } from "./edit-check.js";
 export type { AcceptReport } from "./handoff.js";
 export type { InboxPreview, InboxRead } from "./inbox.js";
 export type { ShutdownReason } from "./lifecycle.js";
-export type { JoinReport, JoinRequest, SessionIdentity } from "./membership.js";
+export type { BusIdentity, JoinReport, JoinRequest } from "./membership.js";
 export type { PeerClaim, WatchedClaim } from "./peer-claims.js";
 export type { SendReport, SendRequest } from "./send.js";
 export type { ListeningState, SessionRow, StatusView } from "./status.js";

@@ -11,7 +11,7 @@ import { type JudgedSession, namesProcess } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
 import { liveLabels, readPeers } from "./peers.js";
 
-export interface SessionIdentity {
+export interface BusIdentity {
   id: string;
   /** Pi's session name: what a derived label comes from. */
   name: string | undefined;
@@ -49,14 +49,14 @@ export interface JoinReport {
 }
 
 export interface Membership {
-  identity(): SessionIdentity | undefined;
+  identity(): BusIdentity | undefined;
   member(): Member | undefined;
-  start(identity: SessionIdentity): void;
+  start(identity: BusIdentity): void;
   renamed(name: string | undefined): void;
   join(request: JoinRequest): Result<JoinReport, BusError>;
   /** The implicit join of send, inbox, claim and release: a plain join when not on the bus,
    * refused to a process another live process of its id displaced (only `join` takes over). */
-  ensureJoined(): Result<SessionIdentity & Member, BusError>;
+  ensureJoined(): Result<BusIdentity & Member, BusError>;
   /** The record this membership writes (at a join and at every heartbeat). */
   record(): SessionRecord | undefined;
   /** Takes on a record this very process wrote before a reload. */
@@ -69,7 +69,7 @@ export interface Membership {
 }
 
 interface MembershipState {
-  identity: SessionIdentity | undefined;
+  identity: BusIdentity | undefined;
   member: Member | undefined;
   /** The membership was dropped (another process took the record, or it was lost): an implicit
    * join must not take the record back from a live twin; an explicit join may. */
@@ -180,7 +180,7 @@ function join(
 
 export function createMembership(ctx: BusContext, onChange: (member: Member | undefined) => void): Membership {
   const state: MembershipState = { identity: undefined, member: undefined, dropped: false };
-  const implicitJoin = (): Result<SessionIdentity & Member, BusError> => {
+  const implicitJoin = (): Result<BusIdentity & Member, BusError> => {
     // An older twin, told it is off the bus, stays off until it joins explicitly.
     const other =
       state.dropped && state.identity !== undefined ? otherOwner(ctx, state.identity.id, undefined) : undefined;
@@ -188,7 +188,7 @@ export function createMembership(ctx: BusContext, onChange: (member: Member | un
       return err({ kind: "displaced", pid: other.pid });
     return join(ctx, state, {}, onChange).andThen(joined);
   };
-  const joined = (): Result<SessionIdentity & Member, BusError> =>
+  const joined = (): Result<BusIdentity & Member, BusError> =>
     state.identity !== undefined && state.member !== undefined
       ? ok({ ...state.identity, ...state.member })
       : err({ kind: "not-started" });
