@@ -84,7 +84,7 @@ function receive(s: LedgerState, mail: OwedMail): void {
 }
 
 function load(ctx: EngineContext, s: LedgerState): void {
-  const address = ctx.lifecycle.address();
+  const address = ctx.session.address();
   if (address === undefined) return;
   const read = ctx.store.readAskLedger(address);
   if (read.isErr() || read.value === undefined) return;
@@ -115,7 +115,7 @@ function markAnswered(ctx: EngineContext, s: LedgerState, ids: readonly string[]
 
 /** Writes the ledger; false when it could not be written. */
 function save(ctx: EngineContext, s: LedgerState): boolean {
-  const address = ctx.lifecycle.address();
+  const address = ctx.session.address();
   if (address === undefined || ctx.ownership.guest()) return true;
   const text = JSON.stringify({ open: [...s.open.entries()], answered: s.answeredSaved });
   const written = ctx.store.writeAskLedger(address, text);

@@ -8,7 +8,7 @@ import { awaitingCopiesMax, awaitingRepliesMax } from "../limits.js";
 import type { EngineContext } from "./context.js";
 
 export function rebuildAwaiting(ctx: EngineContext): void {
-  const address = ctx.lifecycle.address();
+  const address = ctx.session.address();
   if (address === undefined || ctx.ownership.guest()) return;
   const sent = ctx.store.listBox(address, "sent");
   if (sent.isErr() || sent.value.length === 0) return;

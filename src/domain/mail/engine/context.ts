@@ -25,6 +25,7 @@ import type { Ownership } from "./ownership.js";
 import type { Poll } from "./poll.js";
 import type { Presence } from "./presence.js";
 import type { Recovery } from "./recovery.js";
+import type { SessionCell } from "./session-cell.js";
 import type { Run } from "./settle.js";
 
 export interface EngineOptions {
@@ -43,11 +44,7 @@ export interface EngineOptions {
   watch: boolean;
 }
 
-export interface SessionIdentity {
-  address: Address;
-  name: string | undefined;
-  cwd: string;
-}
+export type { SessionIdentity } from "./session-cell.js";
 
 /** What a `message:inbound` listener receives; it may set `handled` to take the mail over. */
 export interface InboundMail {
@@ -77,7 +74,6 @@ export interface PendingMail extends OwedMail {
 
 /** The parts of one engine, each created by its own file (mailbox-engine.ts wires them). */
 export interface EngineParts {
-  notices: Notices;
   lifecycle: Lifecycle;
   ownership: Ownership;
   poll: Poll;
@@ -94,4 +90,10 @@ export interface EngineParts {
   footer: Footer;
 }
 
-export interface EngineContext extends EngineOptions, EngineParts {}
+/** What every part reaches: the ports, the session cell, and the one way to tell the person. */
+export interface MailContext extends EngineOptions {
+  session: SessionCell;
+  notices: Notices;
+}
+
+export interface EngineContext extends MailContext, EngineParts {}

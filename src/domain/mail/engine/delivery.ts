@@ -120,7 +120,7 @@ function deliver(
   path: string,
   senders: Map<string, Sender>,
 ): void {
-  if (envelope.to !== ctx.lifecycle.address()) {
+  if (envelope.to !== ctx.session.address()) {
     ctx.notices.once(`to:${path}`, { kind: "misaddressed", path, to: envelope.to });
     return;
   }
@@ -197,7 +197,7 @@ function deliverReply(
 /** One lookup for all the ids a reply names (up to 50, against a sent/ that may hold thousands of
  * copies); a copy the store cannot find or read is quoted by its id alone. */
 function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[] {
-  const self = ctx.lifecycle.address()!;
+  const self = ctx.session.address()!;
   const found = envelope.in_reply_to.length === 0 ? undefined : ctx.store.findSentCopies(self, envelope.in_reply_to);
   const copies = found?.isOk() ? found.value : undefined;
   return envelope.in_reply_to.map((id): QuotedRequest => ({ id, copy: copies?.get(id) }));

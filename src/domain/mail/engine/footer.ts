@@ -59,7 +59,7 @@ export function createFooter(ctx: EngineContext): Footer {
     awaiting: s.awaiting.size,
   });
   const refresh = () => {
-    if (ctx.lifecycle.closed()) return;
+    if (ctx.session.closed()) return;
     // A claim takes up to a batch of mail: one footer for all of it, when the claim ends.
     if (ctx.intake.scanning()) {
       s.stale = true;

@@ -60,7 +60,7 @@ export function createIntake(ctx: EngineContext): Intake {
     scan: (whole = false) => scanInbox(ctx, s, whole),
     scanNow() {
       // After start it may run the start-up claim early, never inside it.
-      if (ctx.lifecycle.address() === undefined || ctx.lifecycle.starting()) return false;
+      if (ctx.session.address() === undefined || ctx.session.starting()) return false;
       ctx.recovery.recover(true);
       return scanInbox(ctx, s, true);
     },
@@ -80,7 +80,7 @@ function scanInbox(ctx: EngineContext, s: IntakeState, whole: boolean): boolean 
       do {
         s.rescan = false;
         if (claimSlice(ctx, s, address, Number.POSITIVE_INFINITY)) s.rescan = true;
-      } while (s.rescan && !ctx.lifecycle.closed() && roomToClaim(ctx) > 0);
+      } while (s.rescan && !ctx.session.closed() && roomToClaim(ctx) > 0);
       return;
     }
     if (claimSlice(ctx, s, address, claimSliceMax)) s.rescan = true;
@@ -140,9 +140,8 @@ function claimOne(ctx: EngineContext, s: IntakeState, address: Address, name: st
 }
 
 function claimable(ctx: EngineContext, s: IntakeState): Address | undefined {
-  const address = ctx.lifecycle.address();
-  if (address === undefined || ctx.lifecycle.closed() || ctx.ownership.guest() || !ctx.recovery.ready())
-    return undefined;
+  const address = ctx.session.address();
+  if (address === undefined || ctx.session.closed() || ctx.ownership.guest() || !ctx.recovery.ready()) return undefined;
   // A wake can come before the poll after a long stop (SIGSTOP, a suspended machine): a reader in
   // another pid namespace may have judged this session closed by its unrefreshed record and pruned
   // its folder, and a second process of this session taken the inbox. Due then, the check says so.
@@ -172,11 +171,11 @@ function exclusively(ctx: EngineContext, s: IntakeState, claim: () => void): voi
 
 /** The rest of a drain, on a later turn (one turn scheduled at a time). */
 function drainLater(ctx: EngineContext, s: IntakeState): void {
-  if (s.drainScheduled || ctx.lifecycle.closed()) return;
+  if (s.drainScheduled || ctx.session.closed()) return;
   s.drainScheduled = true;
   ctx.clock.defer(() => {
     s.drainScheduled = false;
-    if (ctx.lifecycle.closed()) return;
+    if (ctx.session.closed()) return;
     s.rescan = false;
     scanInbox(ctx, s, false);
   });
@@ -240,7 +239,7 @@ function claimNames(ctx: EngineContext, s: IntakeState, address: Address, batch:
   }
   const senders = new Map<string, Sender>();
   for (const name of batch) {
-    if (ctx.lifecycle.closed()) break;
+    if (ctx.session.closed()) break;
     const claimed = ctx.store.claim(address, name);
     if (claimed.isErr()) claimFailed(ctx, name, claimed.error);
     else took(ctx, s, name, claimed.value, senders);

@@ -47,7 +47,7 @@ export function createJournal(ctx: EngineContext): Journal {
   const claiming = (batch: readonly string[]) =>
     s.unread.size === 0 && ctx.recovery.journaledCount() === 0 ? batch : [...names(), ...batch];
   const write = () => {
-    const address = ctx.lifecycle.address();
+    const address = ctx.session.address();
     s.dirty = false;
     if (address !== undefined) ctx.store.writeClaimJournal(address, names());
   };
@@ -56,7 +56,7 @@ export function createJournal(ctx: EngineContext): Journal {
     write,
     writeClaiming(batch) {
       const names = claiming(batch);
-      const written = ctx.store.writeClaimJournal(ctx.lifecycle.address()!, names);
+      const written = ctx.store.writeClaimJournal(ctx.session.address()!, names);
       if (written.isErr()) return err(written.error);
       s.dirty = false;
       return ok(names);
@@ -66,7 +66,7 @@ export function createJournal(ctx: EngineContext): Journal {
       s.dirty = false;
     },
     rewriteIfChanged(written) {
-      if (!ctx.lifecycle.closed() && !sameNames(written, names())) write();
+      if (!ctx.session.closed() && !sameNames(written, names())) write();
     },
     track: (mailId, name) => void s.unread.set(mailId, name),
     untrack: (mailId) => void s.unread.delete(mailId),
@@ -102,7 +102,7 @@ function settle(
   s.writeScheduled = true;
   ctx.clock.defer(() => {
     s.writeScheduled = false;
-    if (s.dirty && !ctx.lifecycle.closed()) write();
+    if (s.dirty && !ctx.session.closed()) write();
   });
 }
 

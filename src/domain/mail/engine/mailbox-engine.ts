@@ -8,7 +8,14 @@ import type { Address } from "../address.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskProgress, type AskResult, type AskSignal, createAsks } from "./ask.js";
 import { createAskLedger } from "./ask-ledger.js";
-import type { EngineContext, EngineOptions, EngineParts, InboundListener, SessionIdentity } from "./context.js";
+import type {
+  EngineContext,
+  EngineOptions,
+  EngineParts,
+  InboundListener,
+  MailContext,
+  SessionIdentity,
+} from "./context.js";
 import { createDelivery } from "./delivery.js";
 import { createFooter, type FooterCounts } from "./footer.js";
 import { createIntake } from "./intake.js";
@@ -22,6 +29,7 @@ import { createPoll } from "./poll.js";
 import { createPresence, type ListedSession } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
 import { createRecovery } from "./recovery.js";
+import { createSessionCell } from "./session-cell.js";
 import { createRun } from "./settle.js";
 
 export type { AskProgress, AskSignal } from "./ask.js";
@@ -77,7 +85,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     shutdown: () => ctx.lifecycle.shutdown(),
     onInbound: (listener) => ctx.delivery.onInbound(listener),
     scan: () => ctx.intake.scanNow(),
-    identity: () => ctx.lifecycle.identity(),
+    identity: () => ctx.session.identity(),
     list: () => ctx.presence.list(),
     resolve: (to) => ctx.outbox.resolve(to).map((resolved) => resolved.address),
     request: (to, body, via) => ctx.outbox.request(to, body, via),
@@ -94,10 +102,11 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
 /** The parts find each other through the context when an event comes, never while they are
  * created: each is created once, with the ports, before the first event. */
 function wire(options: EngineOptions): EngineContext {
-  const ctx = { ...options } as EngineContext;
+  const session = createSessionCell();
+  const base: MailContext = { ...options, session, notices: createNotices(options.host) };
+  const ctx = base as EngineContext;
   const parts: EngineParts = {
-    notices: createNotices(options.host),
-    lifecycle: createLifecycle(ctx),
+    lifecycle: createLifecycle(ctx, session),
     ownership: createOwnership(ctx),
     poll: createPoll(ctx),
     intake: createIntake(ctx),

@@ -76,8 +76,8 @@ interface MailFields {
 }
 
 function self(ctx: EngineContext): Result<Address, SendError> {
-  const address = ctx.lifecycle.address();
-  return address === undefined || ctx.lifecycle.closed() ? err({ kind: "no-session" }) : ok(address);
+  const address = ctx.session.address();
+  return address === undefined || ctx.session.closed() ? err({ kind: "no-session" }) : ok(address);
 }
 
 function checkBody(body: string): Result<string, SendError> {
@@ -122,7 +122,7 @@ function write(
   /** Whether the recipient runs, when the caller judged it already. */
   known?: boolean,
 ): Result<Sent, WriteError> {
-  const me = ctx.lifecycle.address()!;
+  const me = ctx.session.address()!;
   const now = ctx.clock.now();
   const envelope: Envelope = {
     id: ctx.entropy.uuid(),
@@ -159,7 +159,7 @@ function sendRequest(ctx: EngineContext, to: string, body: string, via: "command
       // Any address, as given and not resolved: a closed session's id need not be a UUID (Pi takes
       // any --session-id). Only what is safe as one path segment gets this far.
       if (!isAddress(to)) return err({ kind: "invalid-address", to });
-      if (to === ctx.lifecycle.address()) return err({ kind: "address", error: { kind: "self", address: to } });
+      if (to === ctx.session.address()) return err({ kind: "address", error: { kind: "self", address: to } });
       return ok({ address: to, running: ctx.presence.findRunning(to) !== undefined });
     })
     .andThen(({ address, running }) => {
@@ -201,7 +201,7 @@ function writeAsk(ctx: EngineContext, to: string, body: string): Result<Sent, Se
       // waiting on it and is refused (checked first and written after, both could get through).
       ctx.asks.announce(address);
       ctx.presence.write();
-      if (ctx.presence.find(address)?.record.waitingOn === ctx.lifecycle.address()) {
+      if (ctx.presence.find(address)?.record.waitingOn === ctx.session.address()) {
         ctx.asks.announce(undefined);
         ctx.presence.write();
         return err<Sent, SendError>({ kind: "deadlock", to: address });
@@ -224,7 +224,7 @@ export type ReplyError =
 
 /** Answers one open ask at once with status done and the turn's hop count. */
 function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sent, ReplyError> {
-  if (ctx.lifecycle.address() === undefined || ctx.lifecycle.closed()) return err({ kind: "no-session" });
+  if (ctx.session.address() === undefined || ctx.session.closed()) return err({ kind: "no-session" });
   // The id as given, or as the ask's label showed it (an id of another implementation's, cut or
   // with controls blanked there).
   const exact = ctx.ledger.received(given) !== undefined || ctx.ledger.isAnswered(given);

@@ -39,7 +39,7 @@ export function createOwedReplies(ctx: EngineContext): OwedReplies {
       ctx.notices.once("owed-full", { kind: "answers-given-up", to: reply.to, owedMax: owedRepliesMax });
     },
     retry() {
-      while (owed.length > 0 && !ctx.lifecycle.closed()) {
+      while (owed.length > 0 && !ctx.session.closed()) {
         const reply = owed[0]!;
         // The ledger first: written without it, a crash after the answer could answer it again.
         if (!ctx.ledger.markAnswered(reply.inReplyTo)) return;

@@ -41,7 +41,7 @@ export function createOwnership(ctx: EngineContext): Ownership {
     },
     check: () => check(ctx, s),
     release() {
-      const address = ctx.lifecycle.address();
+      const address = ctx.session.address();
       if (address === undefined || s.text === undefined) return;
       ctx.store.releaseOwner(address, s.text);
       s.text = undefined;
@@ -51,7 +51,7 @@ export function createOwnership(ctx: EngineContext): Ownership {
 
 function check(ctx: EngineContext, s: OwnershipState): "unchanged" | "taken" | "lost" {
   const now = ctx.clock.now();
-  if (now - s.checkedMs < ownerCheckMs || ctx.lifecycle.address() === undefined) return "unchanged";
+  if (now - s.checkedMs < ownerCheckMs || ctx.session.address() === undefined) return "unchanged";
   s.checkedMs = now;
   if (s.guest) {
     if (!takeOwnership(ctx, s)) return "unchanged";
@@ -116,7 +116,7 @@ function recordStale(ctx: EngineContext, address: Address, holder: Holder): bool
 
 /** Whether this process owns its inbox now, taking it when nobody does or its holder is gone. */
 function takeOwnership(ctx: EngineContext, s: OwnershipState): boolean {
-  const address = ctx.lifecycle.address();
+  const address = ctx.session.address();
   if (address === undefined) return false;
   s.token ??= ctx.entropy.uuid();
   const mine = ownerText(ctx, s.token);
@@ -169,7 +169,7 @@ function noteGuest(ctx: EngineContext, holder: Holder | undefined): void {
 /** Whether the owner record still names this process (a folder restored from a backup, or one
  * removed by hand, loses it: it is taken again). */
 function stillOwner(ctx: EngineContext, s: OwnershipState): boolean {
-  const address = ctx.lifecycle.address();
+  const address = ctx.session.address();
   if (address === undefined || s.text === undefined) return false;
   const held = ctx.store.readOwner(address);
   if (held.isOk() && held.value === s.text) return true;

@@ -47,12 +47,12 @@ function schedule(ctx: EngineContext, s: PollState): void {
 }
 
 function poll(ctx: EngineContext, s: PollState): void {
-  if (ctx.lifecycle.closed() || !rootHolds(ctx)) return;
+  if (ctx.session.closed() || !rootHolds(ctx)) return;
   try {
     pollOnce(ctx, s);
   } finally {
     // A throw from one poll must not stop every later one.
-    if (!ctx.lifecycle.closed()) schedule(ctx, s);
+    if (!ctx.session.closed()) schedule(ctx, s);
   }
 }
 
@@ -72,7 +72,7 @@ function pollOnce(ctx: EngineContext, s: PollState): void {
 }
 
 function sweep(ctx: EngineContext): void {
-  const address = ctx.lifecycle.address();
+  const address = ctx.session.address();
   if (address !== undefined) ctx.store.sweepTmp(address, ctx.clock.now(), tmpLeftoverAgeMs);
 }
 

@@ -48,7 +48,7 @@ export function createPresence(ctx: EngineContext): Presence {
       if (due || recordLost(ctx, s)) writeOwnRecord(ctx, s);
     },
     remove() {
-      const address = ctx.lifecycle.address();
+      const address = ctx.session.address();
       if (address === undefined || s.lastRecordText === undefined) return;
       ctx.store.removeRunning(address, s.lastRecordText);
       s.lastRecordText = undefined;
@@ -86,9 +86,9 @@ interface JudgedRecord {
 }
 
 function writeOwnRecord(ctx: EngineContext, s: PresenceState): void {
-  const identity = ctx.lifecycle.identity();
+  const identity = ctx.session.identity();
   // A guest leaves the record to the process that owns the inbox.
-  if (identity === undefined || ctx.lifecycle.closed() || ctx.ownership.guest()) return;
+  if (identity === undefined || ctx.session.closed() || ctx.ownership.guest()) return;
   const me = ctx.probe.self();
   const now = ctx.clock.now();
   const record: RunningRecord = {
@@ -119,7 +119,7 @@ function writeOwnRecord(ctx: EngineContext, s: PresenceState): void {
  * someone's rm. Checked at every poll (one lstat), so the session is back in listings within one
  * poll, not at its next refresh. */
 function recordLost(ctx: EngineContext, s: PresenceState): boolean {
-  const address = ctx.lifecycle.address();
+  const address = ctx.session.address();
   return address !== undefined && s.lastRecordText !== undefined && !ctx.store.hasRunning(address);
 }
 
@@ -129,7 +129,7 @@ function judge(ctx: EngineContext, address: Address, text: string): JudgedRecord
   const decoded = decodeRunningRecord(text, address);
   if (decoded.isErr()) return undefined;
   const record = decoded.value;
-  if (ctx.lifecycle.address() === address) return { record, liveness: "alive", stopped: false, elsewhere: false };
+  if (ctx.session.address() === address) return { record, liveness: "alive", stopped: false, elsewhere: false };
   const verdict = judgeRecord(record, ctx.probe.self(), ctx.clock.now(), (pid, started) =>
     ctx.probe.examine(pid, started),
   );
@@ -151,7 +151,7 @@ function judge(ctx: EngineContext, address: Address, text: string): JudgedRecord
 function listSessions(ctx: EngineContext): ListedSession[] {
   const entries = ctx.store.listRunning();
   if (entries.isErr()) return [];
-  const self = ctx.lifecycle.address();
+  const self = ctx.session.address();
   const sessions: ListedSession[] = [];
   for (const entry of entries.value) {
     const judged = judge(ctx, entry.address, entry.text);

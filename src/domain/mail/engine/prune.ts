@@ -9,7 +9,7 @@ import { inboxOwner } from "./ownership.js";
 
 /** Removes the folders of closed sessions; `olderThanDays` undefined is `/mailbox prune` (no age rule). */
 export function pruneBoxes(ctx: EngineContext, olderThanDays: number | undefined): Result<number, StoreError> {
-  const self = ctx.lifecycle.address();
+  const self = ctx.session.address();
   if (self === undefined) return ok(0);
   const boxes = ctx.store.listBoxes();
   if (boxes.isErr()) return err(boxes.error);

@@ -57,9 +57,8 @@ function ready(s: RecoveryState): boolean {
 
 /** The owner of this address's inbox, when it may read from cur/ now. */
 function reader(ctx: EngineContext) {
-  const address = ctx.lifecycle.address();
-  if (address === undefined || ctx.lifecycle.closed() || ctx.ownership.guest() || ctx.intake.scanning())
-    return undefined;
+  const address = ctx.session.address();
+  if (address === undefined || ctx.session.closed() || ctx.ownership.guest() || ctx.intake.scanning()) return undefined;
   return address;
 }
 
@@ -111,7 +110,7 @@ function recoverClaimed(ctx: EngineContext, s: RecoveryState, whole: boolean): v
         if (read.isOk()) take(ctx, s, read.value, senders, true);
         else s.stranded.set(name, { error: read.error, recovering: true });
       }
-    } while (whole && pending.length > 0 && !ctx.lifecycle.closed());
+    } while (whole && pending.length > 0 && !ctx.session.closed());
     ctx.journal.write();
   });
   if (pending.length > 0) {
@@ -124,7 +123,7 @@ function recoverClaimed(ctx: EngineContext, s: RecoveryState, whole: boolean): v
 
 /** Reads the journal a crash may have left; false when it cannot be read yet. */
 function readJournal(ctx: EngineContext, s: RecoveryState): boolean {
-  const journal = ctx.store.readClaimJournal(ctx.lifecycle.address()!);
+  const journal = ctx.store.readClaimJournal(ctx.session.address()!);
   if (journal.isErr()) {
     // Claims wait: a journal written now would forget what the unread one names. The poll retries.
     ctx.notices.once("journal-read", { kind: "journal-unreadable", error: journal.error });

@@ -53,12 +53,12 @@ export function createRun(ctx: EngineContext): Run {
       s.hops = onInput(s.hops);
     },
     started() {
-      if (s.busy || ctx.lifecycle.closed()) return;
+      if (s.busy || ctx.session.closed()) return;
       s.busy = true;
       ctx.presence.write();
     },
     settled(outcome) {
-      if (ctx.lifecycle.closed()) return;
+      if (ctx.session.closed()) return;
       settle(ctx, s, outcome);
       s.busy = false;
       ctx.presence.write();
