@@ -76,7 +76,7 @@ function ask(
   return new Promise((resolve) => {
     let done = false;
     const timer = ctx.clock.setTimer(askWaitMs, () => finish({ kind: "timeout" }));
-    const onAbort = () => finish({ kind: "aborted" });
+    const onAbort = () => ctx.event(() => finish({ kind: "aborted" }));
     // Progress runs on the engine's clock: once now, then every interval, until the wait ends.
     const startedMs = ctx.clock.now();
     let progress: TimerHandle | undefined;
@@ -95,7 +95,6 @@ function ask(
       if (s.waiting?.id === sent.envelope.id) s.waiting = undefined;
       if (outcome.kind !== "answered") s.abandoned.add(sent.envelope.id);
       ctx.presence.write();
-      ctx.footer.refresh();
       resolve(ok({ sent, outcome }));
     };
     s.waiting = { id: sent.envelope.id, to: sent.envelope.to as Address, finish };

@@ -32,7 +32,6 @@ export function rebuildAwaiting(ctx: EngineContext): void {
     for (const id of reply.in_reply_to) open.delete(id);
   }
   for (const id of open) if (!ctx.ledger.isAnswered(id)) ctx.footer.await(id);
-  ctx.footer.refresh();
 }
 
 function read(ctx: EngineContext, address: Address, box: "cur" | "sent", name: string): Envelope | undefined {

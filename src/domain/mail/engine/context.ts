@@ -94,6 +94,10 @@ export interface EngineParts {
 export interface MailContext extends EngineOptions {
   session: SessionCell;
   notices: Notices;
+  /** Runs `fn` as one engine event: when the outermost event ends, the footer is shown once. The
+   * facade's calls and the clock's and watcher's callbacks are events already; a part wraps only
+   * a callback it hands to anything else (an ask's abort signal). */
+  event<T>(fn: () => T): T;
 }
 
 export interface EngineContext extends MailContext, EngineParts {}

@@ -66,7 +66,6 @@ function entered(ctx: EngineContext, s: DeliveryState, mailId: string): void {
   ctx.run.mailEntered(mail.hops);
   if (ctx.ledger.isAnswered(mailId)) return;
   ctx.run.noteRead({ id: mail.id, from: mail.from, kind: mail.kind });
-  ctx.footer.refresh();
 }
 
 function accept(
@@ -135,14 +134,12 @@ function deliver(
   if (takenOver(ctx, s, envelope, path, [])) {
     // A takeover still arms the reply and counts as read.
     ctx.run.noteRead(owed);
-    ctx.footer.refresh();
     return;
   }
   const sender = ctx.presence.senderOf(owed.from, senders);
   const content = frameMail({ envelope, path, sender, quoted: [], askStoppedWaiting: false });
   s.pending.set(envelope.id, { ...owed, hops: envelope.hops });
   ctx.journal.track(envelope.id, name);
-  ctx.footer.refresh();
   inject(ctx, s, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
 }
 
@@ -164,13 +161,11 @@ function deliverReply(
     // the reply's id): a crash before then shows it after the restart, as an answer nobody waits for.
     ctx.journal.track(envelope.id, name);
     waiting.finish({ kind: "answered", envelope, path });
-    ctx.footer.refresh();
     return;
   }
   const quoted = quotedRequests(ctx, envelope);
   const requests = quoted.flatMap((q) => (q.copy === undefined ? [] : [q.copy]));
   if (takenOver(ctx, s, envelope, path, requests)) {
-    ctx.footer.refresh();
     return;
   }
   // Any ask of ours other than the waiting one stopped waiting; after a restart only its sent/ copy knows it was an ask.
@@ -178,7 +173,6 @@ function deliverReply(
     envelope.in_reply_to.some((id) => ctx.asks.abandoned(id)) || quoted.some((q) => q.copy?.envelope.kind === "ask");
   const sender = ctx.presence.senderOf(envelope.from as Address, senders);
   const content = frameMail({ envelope, path, sender, quoted, askStoppedWaiting: abandoned });
-  ctx.footer.refresh();
   if (abandoned) {
     // An answer nobody waits for any more is delivered like a message: it starts a turn.
     const from = envelope.from as Address;

@@ -22,9 +22,9 @@ export interface Intake {
   scanNow(): boolean;
   /** A watcher hint naming one entry of new/ (or none). */
   hinted(name: string | undefined): void;
-  /** A claim or a recovery is running: nothing else claims meanwhile, and the footer waits for its end. */
+  /** A claim or a recovery is running: nothing else claims meanwhile. */
   scanning(): boolean;
-  /** Runs `claim` as the one claim in progress; the footer is shown once, when it ends. */
+  /** Runs `claim` as the one claim in progress. */
   exclusively(claim: () => void): void;
 }
 
@@ -66,7 +66,7 @@ export function createIntake(ctx: EngineContext): Intake {
     },
     hinted: (name) => claimHinted(ctx, s, name),
     scanning: () => s.scanning,
-    exclusively: (claim) => exclusively(ctx, s, claim),
+    exclusively: (claim) => exclusively(s, claim),
   };
 }
 
@@ -75,7 +75,7 @@ function scanInbox(ctx: EngineContext, s: IntakeState, whole: boolean): boolean 
   const address = claimable(ctx, s);
   if (address === undefined) return false;
   s.blocked = false;
-  exclusively(ctx, s, () => {
+  exclusively(s, () => {
     if (whole) {
       do {
         s.rescan = false;
@@ -108,7 +108,6 @@ function claimHinted(ctx: EngineContext, s: IntakeState, name: string | undefine
     claimOne(ctx, s, address, name);
   } finally {
     s.scanning = false;
-    ctx.footer.refreshIfStale();
   }
   // A listener asked for a scan meanwhile.
   if (s.rescan) scanInbox(ctx, s, false);
@@ -159,13 +158,12 @@ function roomToClaim(ctx: EngineContext): number {
   return Math.max(0, pendingMailMax - ctx.journal.unreadCount() - ctx.recovery.strandedCount());
 }
 
-function exclusively(ctx: EngineContext, s: IntakeState, claim: () => void): void {
+function exclusively(s: IntakeState, claim: () => void): void {
   s.scanning = true;
   try {
     claim();
   } finally {
     s.scanning = false;
-    ctx.footer.refreshIfStale();
   }
 }
 

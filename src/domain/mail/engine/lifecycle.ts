@@ -57,7 +57,6 @@ function start(ctx: EngineContext, s: LifecycleState, identity: SessionIdentity)
   } finally {
     s.cell.setStarting(false);
   }
-  ctx.footer.refresh();
 }
 
 function rename(ctx: EngineContext, s: LifecycleState, name: string | undefined): void {

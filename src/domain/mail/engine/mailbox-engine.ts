@@ -3,7 +3,9 @@
 // into the host except through AgentHost. This facade only routes each event to the part that
 // owns it; the parts hold the state and the logic.
 import type { Result } from "neverthrow";
+import type { Clock } from "../../../ports/shared/clock.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
+import type { Watcher } from "../../../ports/shared/watcher.js";
 import type { Address } from "../address.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskProgress, type AskResult, type AskSignal, createAsks } from "./ask.js";
@@ -75,35 +77,60 @@ export interface MailboxEngine {
 
 export function createMailboxEngine(options: EngineOptions): MailboxEngine {
   const ctx = wire(options);
+  const { event } = ctx;
   return {
-    sessionStarted: (identity) => ctx.lifecycle.start(identity),
-    renamed: (name) => ctx.lifecycle.rename(name),
-    input: () => ctx.run.input(),
-    runStarted: () => ctx.run.started(),
-    messageEntered: (mailId) => ctx.delivery.entered(mailId),
-    runSettled: (outcome) => ctx.run.settled(outcome),
-    shutdown: () => ctx.lifecycle.shutdown(),
+    sessionStarted: (identity) => event(() => ctx.lifecycle.start(identity)),
+    renamed: (name) => event(() => ctx.lifecycle.rename(name)),
+    input: () => event(() => ctx.run.input()),
+    runStarted: () => event(() => ctx.run.started()),
+    messageEntered: (mailId) => event(() => ctx.delivery.entered(mailId)),
+    runSettled: (outcome) => event(() => ctx.run.settled(outcome)),
+    shutdown: () => event(() => ctx.lifecycle.shutdown()),
     onInbound: (listener) => ctx.delivery.onInbound(listener),
-    scan: () => ctx.intake.scanNow(),
+    scan: () => event(() => ctx.intake.scanNow()),
     identity: () => ctx.session.identity(),
     list: () => ctx.presence.list(),
     resolve: (to) => ctx.outbox.resolve(to).map((resolved) => resolved.address),
-    request: (to, body, via) => ctx.outbox.request(to, body, via),
-    send: (to, body) => ctx.outbox.send(to, body),
-    ask: (to, body, signal, onProgress) => ctx.asks.ask(to, body, signal, onProgress),
-    reply: (askId, body) => ctx.outbox.reply(askId, body),
-    prune: () => pruneBoxes(ctx, undefined),
+    request: (to, body, via) => event(() => ctx.outbox.request(to, body, via)),
+    send: (to, body) => event(() => ctx.outbox.send(to, body)),
+    ask: (to, body, signal, onProgress) => event(() => ctx.asks.ask(to, body, signal, onProgress)),
+    reply: (askId, body) => event(() => ctx.outbox.reply(askId, body)),
+    prune: () => event(() => pruneBoxes(ctx, undefined)),
     footer: () => ctx.footer.counts(),
     hops: () => ctx.run.hops().count,
     wasDropped: (mailId) => ctx.run.wasDropped(mailId),
   };
 }
 
+/** Every way into the engine is an event: a call of the facade, or a callback of the clock or the
+ * watcher. When the outermost one ends, the footer is shown (if it changed): once per event, never
+ * from inside a part. */
+function eventsOf(options: EngineOptions, refresh: () => void) {
+  let depth = 0;
+  const event = <T>(fn: () => T): T => {
+    depth++;
+    try {
+      return fn();
+    } finally {
+      if (--depth === 0) refresh();
+    }
+  };
+  const clock: Clock = {
+    now: () => options.clock.now(),
+    monotonic: () => options.clock.monotonic(),
+    setTimer: (ms, fn) => options.clock.setTimer(ms, () => event(fn)),
+    defer: (fn) => options.clock.defer(() => event(fn)),
+  };
+  const watcher: Watcher = { watch: (dir, onHint) => options.watcher.watch(dir, (name) => event(() => onHint(name))) };
+  return { event, clock, watcher };
+}
+
 /** The parts find each other through the context when an event comes, never while they are
  * created: each is created once, with the ports, before the first event. */
 function wire(options: EngineOptions): EngineContext {
   const session = createSessionCell();
-  const base: MailContext = { ...options, session, notices: createNotices(options.host) };
+  const events = eventsOf(options, () => ctx.footer.refresh());
+  const base: MailContext = { ...options, ...events, session, notices: createNotices(options.host) };
   const ctx = base as EngineContext;
   const parts: EngineParts = {
     lifecycle: createLifecycle(ctx, session),
@@ -119,7 +146,7 @@ function wire(options: EngineOptions): EngineContext {
     asks: createAsks(ctx),
     ledger: createAskLedger(ctx),
     presence: createPresence(ctx),
-    footer: createFooter(ctx),
+    footer: createFooter(ctx, { pending: () => ctx.delivery.pendingCount(), held: () => ctx.run.heldCount() }),
   };
   return Object.assign(ctx, parts);
 }

@@ -145,7 +145,6 @@ function write(
     if (fields.kind !== "message") ctx.footer.await(envelope.id);
   }
   const recipientRunning = known ?? ctx.presence.findRunning(fields.to) !== undefined;
-  ctx.footer.refresh();
   return ok({ envelope, path, recipientRunning, unsynced });
 }
 
@@ -256,6 +255,5 @@ function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sen
     ctx.ledger.unmarkAnswered(askId, received.from);
     return err(sent.error);
   }
-  ctx.footer.refresh();
   return ok(sent.value);
 }

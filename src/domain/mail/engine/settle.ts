@@ -62,7 +62,6 @@ export function createRun(ctx: EngineContext): Run {
       settle(ctx, s, outcome);
       s.busy = false;
       ctx.presence.write();
-      ctx.footer.refresh();
     },
     mailEntered(hops) {
       s.hops = onMailEntered(s.hops, hops);
