@@ -25,8 +25,8 @@ import type { Ownership } from "./ownership.js";
 import type { Poll } from "./poll.js";
 import type { Presence } from "./presence.js";
 import type { Recovery } from "./recovery.js";
+import type { Run } from "./run.js";
 import type { SessionCell } from "./session-cell.js";
-import type { Run } from "./settle.js";
 
 export interface EngineOptions {
   store: MailStore;

@@ -31,8 +31,9 @@ import { createPoll } from "./poll.js";
 import { createPresence, type ListedSession } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
 import { createRecovery } from "./recovery.js";
+import { createRun } from "./run.js";
 import { createSessionCell } from "./session-cell.js";
-import { createRun } from "./settle.js";
+import { runSettled } from "./settle.js";
 
 export type { AskProgress, AskSignal } from "./ask.js";
 
@@ -82,9 +83,12 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     sessionStarted: (identity) => event(() => ctx.lifecycle.start(identity)),
     renamed: (name) => event(() => ctx.lifecycle.rename(name)),
     input: () => event(() => ctx.run.input()),
-    runStarted: () => event(() => ctx.run.started()),
+    runStarted: () =>
+      event(() => {
+        if (!ctx.session.closed() && ctx.run.start()) ctx.presence.write();
+      }),
     messageEntered: (mailId) => event(() => ctx.delivery.entered(mailId)),
-    runSettled: (outcome) => event(() => ctx.run.settled(outcome)),
+    runSettled: (outcome) => event(() => runSettled(ctx, ctx, outcome)),
     shutdown: () => event(() => ctx.lifecycle.shutdown()),
     onInbound: (listener) => ctx.delivery.onInbound(listener),
     scan: () => event(() => ctx.intake.scanNow()),
@@ -132,21 +136,30 @@ function wire(options: EngineOptions): EngineContext {
   const events = eventsOf(options, () => ctx.footer.refresh());
   const base: MailContext = { ...options, ...events, session, notices: createNotices(options.host) };
   const ctx = base as EngineContext;
+  // Made in order: each is given the parts it uses, made before it.
+  const ownership = createOwnership(base);
+  const footer = createFooter(base, { pending: () => ctx.delivery.pendingCount(), held: () => ctx.run.heldCount() });
+  const ledger = createAskLedger(base, { ownership, footer });
+  const run = createRun({ ledger, footer });
+  const presence = createPresence(base, {
+    ownership,
+    status: { busy: () => run.busy(), waitingOn: () => ctx.asks.waitingOn() },
+  });
   const parts: EngineParts = {
     lifecycle: createLifecycle(ctx, session),
-    ownership: createOwnership(ctx),
+    ownership,
     poll: createPoll(ctx),
     intake: createIntake(ctx),
     recovery: createRecovery(ctx),
     journal: createJournal(ctx),
     delivery: createDelivery(ctx),
-    run: createRun(ctx),
+    run,
     outbox: createOutbox(ctx),
     owed: createOwedReplies(ctx),
     asks: createAsks(ctx),
-    ledger: createAskLedger(ctx),
-    presence: createPresence(ctx),
-    footer: createFooter(ctx, { pending: () => ctx.delivery.pendingCount(), held: () => ctx.run.heldCount() }),
+    ledger,
+    presence,
+    footer,
   };
   return Object.assign(ctx, parts);
 }

@@ -253,6 +253,7 @@ function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sen
   });
   if (sent.isErr()) {
     ctx.ledger.unmarkAnswered(askId, received.from);
+    if (ctx.run.hasRead(askId)) ctx.footer.oweRead(askId);
     return err(sent.error);
   }
   return ok(sent.value);
