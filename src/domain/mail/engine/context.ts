@@ -13,6 +13,7 @@ import type { Envelope } from "../envelope.js";
 import type { OwedMail } from "../settle-rules.js";
 import type { Asks } from "./ask.js";
 import type { AskLedger } from "./ask-ledger.js";
+import type { Backlog } from "./backlog.js";
 import type { Delivery } from "./delivery.js";
 import type { Footer } from "./footer.js";
 import type { Intake } from "./intake.js";
@@ -24,7 +25,6 @@ import type { OwedReplies } from "./owed-replies.js";
 import type { Ownership } from "./ownership.js";
 import type { Poll } from "./poll.js";
 import type { Presence } from "./presence.js";
-import type { Recovery } from "./recovery.js";
 import type { Run } from "./run.js";
 import type { SessionCell } from "./session-cell.js";
 
@@ -78,7 +78,7 @@ export interface EngineParts {
   ownership: Ownership;
   poll: Poll;
   intake: Intake;
-  recovery: Recovery;
+  backlog: Backlog;
   journal: Journal;
   delivery: Delivery;
   run: Run;

@@ -29,7 +29,7 @@ export interface Footer {
 }
 
 /** What the footer counts that other parts keep: mail injected and unread, requests a stop held. */
-export interface FooterSource {
+interface FooterSource {
   pending(): number;
   held(): number;
 }

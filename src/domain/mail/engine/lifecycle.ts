@@ -111,7 +111,7 @@ function own(ctx: EngineContext, s: LifecycleState): void {
   // Never inside the start call: listeners rebuild their state in their own session_start first.
   // Mail a crash left claimed but never shown is delivered before anything new is claimed.
   ctx.clock.defer(() => {
-    if (!s.cell.closed()) ctx.recovery.recover(false);
+    if (!s.cell.closed()) ctx.intake.recover(false);
   });
 }
 

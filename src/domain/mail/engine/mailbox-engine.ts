@@ -10,6 +10,7 @@ import type { Address } from "../address.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskProgress, type AskResult, type AskSignal, createAsks } from "./ask.js";
 import { createAskLedger } from "./ask-ledger.js";
+import { createBacklog } from "./backlog.js";
 import type {
   EngineContext,
   EngineOptions,
@@ -30,7 +31,6 @@ import { createOwnership } from "./ownership.js";
 import { createPoll } from "./poll.js";
 import { createPresence, type ListedSession } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
-import { createRecovery } from "./recovery.js";
 import { createRun } from "./run.js";
 import { createSessionCell } from "./session-cell.js";
 import { runSettled } from "./settle.js";
@@ -141,6 +141,9 @@ function wire(options: EngineOptions): EngineContext {
   const footer = createFooter(base, { pending: () => ctx.delivery.pendingCount(), held: () => ctx.run.heldCount() });
   const ledger = createAskLedger(base, { ownership, footer });
   const run = createRun({ ledger, footer });
+  const backlog = createBacklog();
+  const journal = createJournal(base, backlog);
+  const delivery = createDelivery(ctx);
   const presence = createPresence(base, {
     ownership,
     status: { busy: () => run.busy(), waitingOn: () => ctx.asks.waitingOn() },
@@ -149,10 +152,16 @@ function wire(options: EngineOptions): EngineContext {
     lifecycle: createLifecycle(ctx, session),
     ownership,
     poll: createPoll(ctx),
-    intake: createIntake(ctx),
-    recovery: createRecovery(ctx),
-    journal: createJournal(ctx),
-    delivery: createDelivery(ctx),
+    intake: createIntake(base, {
+      journal,
+      backlog,
+      ownership,
+      delivery,
+      checkOwner: () => ctx.poll.checkOwner(),
+    }),
+    backlog,
+    journal,
+    delivery,
     run,
     outbox: createOutbox(ctx),
     owed: createOwedReplies(ctx),

@@ -57,8 +57,8 @@ function poll(ctx: EngineContext, s: PollState): void {
 }
 
 function pollOnce(ctx: EngineContext, s: PollState): void {
-  ctx.recovery.recover(false);
-  ctx.recovery.retryStranded();
+  ctx.intake.recover(false);
+  ctx.intake.retryStranded();
   ctx.owed.retry();
   ctx.intake.scan();
   const chores = s.chores;
@@ -93,7 +93,7 @@ function checkOwner(ctx: EngineContext): void {
     case "lost":
       // Another process holds it now: stop claiming; what this one showed stays shown.
       ctx.lifecycle.unwatch();
-      ctx.recovery.forget();
+      ctx.backlog.forget();
       return;
     case "unchanged":
       return;

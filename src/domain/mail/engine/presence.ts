@@ -39,7 +39,7 @@ interface PresenceState {
 }
 
 /** What this session's record says of it now: kept by the run and the asks, read at each write. */
-export interface PresenceStatus {
+interface PresenceStatus {
   busy(): boolean;
   /** The address an ask of this session waits on. */
   waitingOn(): string | undefined;

@@ -12,7 +12,7 @@ import type { OwedReplies } from "./owed-replies.js";
 import type { Presence } from "./presence.js";
 import type { Run } from "./run.js";
 
-export interface SettleParts {
+interface SettleParts {
   run: Run;
   delivery: Delivery;
   ledger: AskLedger;
