@@ -6,7 +6,14 @@ import type { Address } from "../address.js";
 import { decodeEnvelope, type Envelope } from "../envelope.js";
 import { frameMail, type QuotedRequest, type Sender } from "../framing.js";
 import { rememberedIdsMax } from "../limits.js";
-import type { EngineContext, InboundListener, InboundMail, PendingMail } from "./context.js";
+import type { AskLedger } from "./ask-ledger.js";
+import type { InboundListener, InboundMail, MailContext, PendingMail } from "./context.js";
+import type { Footer } from "./footer.js";
+import type { Journal } from "./journal.js";
+import type { OwedReplies } from "./owed-replies.js";
+import type { Presence } from "./presence.js";
+import type { Run } from "./run.js";
+import type { Waits } from "./waits.js";
 
 export interface Delivery {
   /** Delivers what a claim or a read from cur/ brought, unless it was delivered already. */
@@ -32,7 +39,21 @@ interface DeliveryState {
   listeners: InboundListener[];
 }
 
-export function createDelivery(ctx: EngineContext): Delivery {
+interface DeliveryParts {
+  journal: Journal;
+  ledger: AskLedger;
+  run: Run;
+  waits: Waits;
+  owed: OwedReplies;
+  presence: Presence;
+  footer: Footer;
+}
+
+/** What the delivery's functions reach: the ports and the parts its factory was given. */
+type DeliveryContext = MailContext & DeliveryParts;
+
+export function createDelivery(mail: MailContext, parts: DeliveryParts): Delivery {
+  const ctx: DeliveryContext = { ...mail, ...parts };
   const s: DeliveryState = { pending: new Map(), delivered: createBoundedIdSet(rememberedIdsMax), listeners: [] };
   return {
     accept: (outcome, senders, recovering) => accept(ctx, s, outcome, senders, recovering),
@@ -57,7 +78,7 @@ export function createDelivery(ctx: EngineContext): Delivery {
   };
 }
 
-function entered(ctx: EngineContext, s: DeliveryState, mailId: string): void {
+function entered(ctx: DeliveryContext, s: DeliveryState, mailId: string): void {
   const mail = s.pending.get(mailId);
   // Quiet mail, or the answer an ask's tool result carried: nothing owed, only the journal.
   ctx.journal.settle(mailId, "read");
@@ -69,7 +90,7 @@ function entered(ctx: EngineContext, s: DeliveryState, mailId: string): void {
 }
 
 function accept(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   outcome: ClaimOutcome,
   senders: Map<string, Sender>,
@@ -112,7 +133,7 @@ function accept(
 }
 
 function deliver(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   envelope: Envelope,
   name: string,
@@ -144,7 +165,7 @@ function deliver(
 }
 
 function deliverReply(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   envelope: Envelope,
   name: string,
@@ -152,7 +173,7 @@ function deliverReply(
   senders: Map<string, Sender>,
 ): void {
   for (const id of envelope.in_reply_to) ctx.footer.unawait(id);
-  const waiting = ctx.asks.waiting();
+  const waiting = ctx.waits.waiting();
   // Only the ask's target answers it (a loop guard, not authentication): a reply from anyone else
   // that names the ask is mail like any other.
   if (waiting !== undefined && envelope.in_reply_to.includes(waiting.id) && envelope.from === waiting.to) {
@@ -170,7 +191,7 @@ function deliverReply(
   }
   // Any ask of ours other than the waiting one stopped waiting; after a restart only its sent/ copy knows it was an ask.
   const abandoned =
-    envelope.in_reply_to.some((id) => ctx.asks.abandoned(id)) || quoted.some((q) => q.copy?.envelope.kind === "ask");
+    envelope.in_reply_to.some((id) => ctx.waits.abandoned(id)) || quoted.some((q) => q.copy?.envelope.kind === "ask");
   const sender = ctx.presence.senderOf(envelope.from as Address, senders);
   const content = frameMail({ envelope, path, sender, quoted, askStoppedWaiting: abandoned });
   if (abandoned) {
@@ -190,7 +211,7 @@ function deliverReply(
 
 /** One lookup for all the ids a reply names (up to 50, against a sent/ that may hold thousands of
  * copies); a copy the store cannot find or read is quoted by its id alone. */
-function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[] {
+function quotedRequests(ctx: DeliveryContext, envelope: Envelope): QuotedRequest[] {
   const self = ctx.session.address()!;
   const found = envelope.in_reply_to.length === 0 ? undefined : ctx.store.findSentCopies(self, envelope.in_reply_to);
   const copies = found?.isOk() ? found.value : undefined;
@@ -202,7 +223,7 @@ const copyOf = (envelope: Envelope): Envelope => ({ ...envelope, in_reply_to: [.
 /** Emits on message:inbound; true when a listener took the mail over, which counts for the hop count.
  * Listeners get copies: what they edit or replace on the payload never reaches the engine. */
 function takenOver(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   envelope: Envelope,
   path: string,
@@ -230,7 +251,7 @@ function takenOver(
 }
 
 function inject(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   envelope: Envelope,
   path: string,

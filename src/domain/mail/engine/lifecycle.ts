@@ -9,20 +9,48 @@ import type { WatchHandle } from "../../../ports/shared/watcher.js";
 import { readConfig } from "../config.js";
 import { startRetryMs } from "../limits.js";
 import { describeStoreError } from "../store-errors.js";
-import type { EngineContext } from "./context.js";
+import type { AskLedger } from "./ask-ledger.js";
+import type { MailContext } from "./context.js";
+import type { Delivery } from "./delivery.js";
+import type { Footer } from "./footer.js";
+import type { Intake } from "./intake.js";
+import type { Journal } from "./journal.js";
+import type { OwedReplies } from "./owed-replies.js";
+import type { Ownership } from "./ownership.js";
+import type { Poll } from "./poll.js";
+import type { Presence } from "./presence.js";
+import type { Run } from "./run.js";
 import type { SessionCellWriter, SessionIdentity } from "./session-cell.js";
+import type { Waits } from "./waits.js";
 
 export interface Lifecycle {
   start(identity: SessionIdentity): void;
   rename(name: string | undefined): void;
-  /** This process holds the inbox (at start, or taken over from a twin): record, watch, recovery. */
-  own(): void;
-  /** Another process holds the inbox now: this one stops watching it. */
-  unwatch(): void;
   shutdown(): void;
+  /** This process holds its inbox now (taken over from a twin): the record, the watch, recovery. */
+  owned(): void;
+  /** Another process holds the inbox now: this one stops watching it. */
+  disowned(): void;
   /** The mail root is no longer the folder opened at start: stops as shutdown does, and says why. */
   halt(error: StoreError): void;
 }
+
+interface LifecycleParts {
+  poll: Poll;
+  intake: Intake;
+  owed: OwedReplies;
+  journal: Journal;
+  presence: Presence;
+  ownership: Ownership;
+  waits: Waits;
+  ledger: AskLedger;
+  footer: Footer;
+  run: Run;
+  delivery: Delivery;
+}
+
+/** What the lifecycle's functions reach: the ports and the parts its factory was given. */
+type LifecycleContext = MailContext & LifecycleParts;
 
 interface LifecycleState {
   cell: SessionCellWriter;
@@ -34,22 +62,23 @@ interface LifecycleState {
   watch: WatchHandle | undefined;
 }
 
-export function createLifecycle(ctx: EngineContext, cell: SessionCellWriter): Lifecycle {
+export function createLifecycle(mail: MailContext, cell: SessionCellWriter, parts: LifecycleParts): Lifecycle {
   const s: LifecycleState = { cell, opening: undefined, openFailed: false, openRetry: undefined, watch: undefined };
+  const ctx: LifecycleContext = { ...mail, ...parts };
   return {
     start: (identity) => start(ctx, s, identity),
     rename: (name) => rename(ctx, s, name),
-    own: () => own(ctx, s),
-    unwatch() {
+    shutdown: () => shutdown(ctx, s),
+    owned: () => own(ctx, s),
+    disowned() {
       s.watch?.close();
       s.watch = undefined;
     },
-    shutdown: () => shutdown(ctx, s),
     halt: (error) => halt(ctx, s, error),
   };
 }
 
-function start(ctx: EngineContext, s: LifecycleState, identity: SessionIdentity): void {
+function start(ctx: LifecycleContext, s: LifecycleState, identity: SessionIdentity): void {
   if (s.cell.address() !== undefined || s.opening !== undefined || s.cell.closed()) return;
   s.cell.setStarting(true);
   try {
@@ -59,7 +88,7 @@ function start(ctx: EngineContext, s: LifecycleState, identity: SessionIdentity)
   }
 }
 
-function rename(ctx: EngineContext, s: LifecycleState, name: string | undefined): void {
+function rename(ctx: LifecycleContext, s: LifecycleState, name: string | undefined): void {
   if (s.opening !== undefined) s.opening.name = name;
   if (s.cell.address() === undefined || s.cell.closed()) return;
   s.cell.renamed(name);
@@ -69,7 +98,7 @@ function rename(ctx: EngineContext, s: LifecycleState, name: string | undefined)
 /** Opens the root and this session's box, then begins; on failure, says so once and tries again
  * every startRetryMs. Until it opens, the session has no identity: every send is refused as "the
  * mailbox is not running", and nothing is claimed. */
-function openMailbox(ctx: EngineContext, s: LifecycleState, identity: SessionIdentity): void {
+function openMailbox(ctx: LifecycleContext, s: LifecycleState, identity: SessionIdentity): void {
   s.opening = identity;
   const opened = ctx.store.openRoot().andThen(() => ctx.store.openBox(identity.address));
   if (opened.isErr()) {
@@ -90,7 +119,7 @@ function openMailbox(ctx: EngineContext, s: LifecycleState, identity: SessionIde
   begin(ctx, s);
 }
 
-function begin(ctx: EngineContext, s: LifecycleState): void {
+function begin(ctx: LifecycleContext, s: LifecycleState): void {
   const reading = readConfig(ctx.config.read(), ctx.config.path);
   if (reading.problem !== undefined) ctx.notices.once("config", { kind: "config", problem: reading.problem });
   if (ctx.ownership.start()) own(ctx, s);
@@ -98,7 +127,7 @@ function begin(ctx: EngineContext, s: LifecycleState): void {
 }
 
 /** What only the process that owns the inbox does: the record, the watch, recovery and claims. */
-function own(ctx: EngineContext, s: LifecycleState): void {
+function own(ctx: LifecycleContext, s: LifecycleState): void {
   const address = s.cell.address();
   if (address === undefined) return;
   ctx.ledger.load();
@@ -115,11 +144,11 @@ function own(ctx: EngineContext, s: LifecycleState): void {
   });
 }
 
-function shutdown(ctx: EngineContext, s: LifecycleState): void {
+function shutdown(ctx: LifecycleContext, s: LifecycleState): void {
   if (s.cell.closed()) return;
   // Answers a full disk kept owed get one last try: they live in memory, and go with the session.
   ctx.owed.retry();
-  ctx.asks.abort();
+  ctx.waits.abort();
   // Idle, Pi has appended every quiet mail; during a run it may still hold some: keep those.
   if (!ctx.run.busy()) ctx.delivery.settleQuiet();
   ctx.journal.flush();
@@ -134,11 +163,11 @@ function shutdown(ctx: EngineContext, s: LifecycleState): void {
   ctx.footer.clear();
 }
 
-function halt(ctx: EngineContext, s: LifecycleState, error: StoreError): void {
+function halt(ctx: LifecycleContext, s: LifecycleState, error: StoreError): void {
   s.cell.close();
   s.watch?.close();
   ctx.poll.cancel();
-  ctx.asks.abort();
+  ctx.waits.abort();
   const address = s.cell.address();
   if (address !== undefined) ctx.store.release(address);
   ctx.footer.clear();

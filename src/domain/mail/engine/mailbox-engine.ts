@@ -1,29 +1,23 @@
 // One session's mailbox: the state machine of the spec, driven by its host's events and acting
 // only through ports. A host (Pi, the simulator) calls these methods; the engine never calls back
-// into the host except through AgentHost. This facade only routes each event to the part that
-// owns it; the parts hold the state and the logic.
+// into the host except through AgentHost. This file makes the parts, each given the parts it uses,
+// in an order where every part exists before the parts that use it, and routes each event to the
+// part or event function that owns it. Every event ends with one refresh of the footer.
 import type { Result } from "neverthrow";
 import type { Clock } from "../../../ports/shared/clock.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import type { Watcher } from "../../../ports/shared/watcher.js";
 import type { Address } from "../address.js";
 import type { RunOutcome } from "../settle-rules.js";
-import { type AskProgress, type AskResult, type AskSignal, createAsks } from "./ask.js";
+import { type AskProgress, type AskResult, type AskSignal, askAndWait } from "./ask.js";
 import { createAskLedger } from "./ask-ledger.js";
 import { createBacklog } from "./backlog.js";
-import type {
-  EngineContext,
-  EngineOptions,
-  EngineParts,
-  InboundListener,
-  MailContext,
-  SessionIdentity,
-} from "./context.js";
+import type { EngineOptions, InboundListener, MailContext, SessionIdentity } from "./context.js";
 import { createDelivery } from "./delivery.js";
 import { createFooter, type FooterCounts } from "./footer.js";
 import { createIntake } from "./intake.js";
 import { createJournal } from "./journal.js";
-import { createLifecycle } from "./lifecycle.js";
+import { createLifecycle, type Lifecycle } from "./lifecycle.js";
 import { createNotices } from "./notices.js";
 import { createOutbox, type ReplyError, type SendError, type Sent } from "./outbox.js";
 import { createOwedReplies } from "./owed-replies.js";
@@ -34,6 +28,7 @@ import { pruneBoxes } from "./prune.js";
 import { createRun } from "./run.js";
 import { createSessionCell } from "./session-cell.js";
 import { runSettled } from "./settle.js";
+import { createWaits } from "./waits.js";
 
 export type { AskProgress, AskSignal } from "./ask.js";
 
@@ -77,32 +72,32 @@ export interface MailboxEngine {
 }
 
 export function createMailboxEngine(options: EngineOptions): MailboxEngine {
-  const ctx = wire(options);
+  const { ctx, p } = wire(options);
   const { event } = ctx;
   return {
-    sessionStarted: (identity) => event(() => ctx.lifecycle.start(identity)),
-    renamed: (name) => event(() => ctx.lifecycle.rename(name)),
-    input: () => event(() => ctx.run.input()),
+    sessionStarted: (identity) => event(() => p.lifecycle.start(identity)),
+    renamed: (name) => event(() => p.lifecycle.rename(name)),
+    input: () => event(() => p.run.input()),
     runStarted: () =>
       event(() => {
-        if (!ctx.session.closed() && ctx.run.start()) ctx.presence.write();
+        if (!ctx.session.closed() && p.run.start()) p.presence.write();
       }),
-    messageEntered: (mailId) => event(() => ctx.delivery.entered(mailId)),
-    runSettled: (outcome) => event(() => runSettled(ctx, ctx, outcome)),
-    shutdown: () => event(() => ctx.lifecycle.shutdown()),
-    onInbound: (listener) => ctx.delivery.onInbound(listener),
-    scan: () => event(() => ctx.intake.scanNow()),
+    messageEntered: (mailId) => event(() => p.delivery.entered(mailId)),
+    runSettled: (outcome) => event(() => runSettled(ctx, p, outcome)),
+    shutdown: () => event(() => p.lifecycle.shutdown()),
+    onInbound: (listener) => p.delivery.onInbound(listener),
+    scan: () => event(() => p.intake.scanNow()),
     identity: () => ctx.session.identity(),
-    list: () => ctx.presence.list(),
-    resolve: (to) => ctx.outbox.resolve(to).map((resolved) => resolved.address),
-    request: (to, body, via) => event(() => ctx.outbox.request(to, body, via)),
-    send: (to, body) => event(() => ctx.outbox.send(to, body)),
-    ask: (to, body, signal, onProgress) => event(() => ctx.asks.ask(to, body, signal, onProgress)),
-    reply: (askId, body) => event(() => ctx.outbox.reply(askId, body)),
-    prune: () => event(() => pruneBoxes(ctx, undefined)),
-    footer: () => ctx.footer.counts(),
-    hops: () => ctx.run.hops().count,
-    wasDropped: (mailId) => ctx.run.wasDropped(mailId),
+    list: () => p.presence.list(),
+    resolve: (to) => p.outbox.resolve(to).map((resolved) => resolved.address),
+    request: (to, body, via) => event(() => p.outbox.request(to, body, via)),
+    send: (to, body) => event(() => p.outbox.send(to, body)),
+    ask: (to, body, signal, onProgress) => event(() => askAndWait(ctx, p, to, body, signal, onProgress)),
+    reply: (askId, body) => event(() => p.outbox.reply(askId, body)),
+    prune: () => event(() => pruneBoxes(ctx, p.presence, undefined)),
+    footer: () => p.footer.counts(),
+    hops: () => p.run.hops().count,
+    wasDropped: (mailId) => p.run.wasDropped(mailId),
   };
 }
 
@@ -129,46 +124,54 @@ function eventsOf(options: EngineOptions, refresh: () => void) {
   return { event, clock, watcher };
 }
 
-/** The parts find each other through the context when an event comes, never while they are
- * created: each is created once, with the ports, before the first event. */
-function wire(options: EngineOptions): EngineContext {
+/** The parts, each made once, before the first event, with the parts it uses (made before it). The
+ * footer's counts, the presence's status and the intake's owner check are read through callbacks:
+ * the parts that keep them are made later, and are there by the first event. */
+function wire(options: EngineOptions) {
   const session = createSessionCell();
-  const events = eventsOf(options, () => ctx.footer.refresh());
-  const base: MailContext = { ...options, ...events, session, notices: createNotices(options.host) };
-  const ctx = base as EngineContext;
-  // Made in order: each is given the parts it uses, made before it.
-  const ownership = createOwnership(base);
-  const footer = createFooter(base, { pending: () => ctx.delivery.pendingCount(), held: () => ctx.run.heldCount() });
-  const ledger = createAskLedger(base, { ownership, footer });
-  const run = createRun({ ledger, footer });
+  const events = eventsOf(options, () => footer.refresh());
+  const ctx: MailContext = { ...options, ...events, session, notices: createNotices(options.host) };
+  const ownership = createOwnership(ctx);
+  const footer = createFooter(ctx, { pending: () => delivery.pendingCount(), held: () => run.heldCount() });
+  const waits = createWaits();
   const backlog = createBacklog();
-  const journal = createJournal(base, backlog);
-  const delivery = createDelivery(ctx);
-  const presence = createPresence(base, {
-    ownership,
-    status: { busy: () => run.busy(), waitingOn: () => ctx.asks.waitingOn() },
-  });
-  const parts: EngineParts = {
-    lifecycle: createLifecycle(ctx, session),
-    ownership,
-    poll: createPoll(ctx),
-    intake: createIntake(base, {
-      journal,
-      backlog,
-      ownership,
-      delivery,
-      checkOwner: () => ctx.poll.checkOwner(),
-    }),
-    backlog,
+  const ledger = createAskLedger(ctx, { ownership, footer });
+  const journal = createJournal(ctx, backlog);
+  const run = createRun({ ledger, footer });
+  const presence = createPresence(ctx, { ownership, status: { busy: () => run.busy(), waitingOn: waits.waitingOn } });
+  const owed = createOwedReplies(ctx, { ledger, journal, footer, presence });
+  const delivery = createDelivery(ctx, { journal, ledger, run, waits, owed, presence, footer });
+  const intake = createIntake(ctx, { journal, backlog, ownership, delivery, checkOwner: () => poll.checkOwner() });
+  const outbox = createOutbox(ctx, { presence, ledger, run, waits, delivery, footer });
+  const poll = createPoll(ctx, {
+    intake,
+    owed,
     journal,
-    delivery,
-    run,
-    outbox: createOutbox(ctx),
-    owed: createOwedReplies(ctx),
-    asks: createAsks(ctx),
-    ledger,
     presence,
+    ownership,
+    waits,
+    backlog,
+    ledger,
     footer,
+    owned: () => lifecycle.owned(),
+    disowned: () => lifecycle.disowned(),
+    halt: (error) => lifecycle.halt(error),
+  });
+  const lifecycle: Lifecycle = createLifecycle(ctx, session, {
+    poll,
+    intake,
+    owed,
+    journal,
+    presence,
+    ownership,
+    waits,
+    ledger,
+    footer,
+    run,
+    delivery,
+  });
+  return {
+    ctx,
+    p: { ownership, footer, waits, backlog, ledger, journal, run, presence, owed, delivery, intake, outbox, lifecycle },
   };
-  return Object.assign(ctx, parts);
 }

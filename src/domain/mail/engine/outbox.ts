@@ -2,15 +2,21 @@
 // written. Holds no state of its own: what it writes is remembered by the parts that wait on it.
 import { err, ok, type Result } from "neverthrow";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import { isoFromMs } from "../../shared/text/iso-time.js";
 import { utf8Bytes } from "../../shared/text/utf8.js";
 import { type Address, isAddress } from "../address.js";
 import { type AddressError, prefixedAmong, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
-import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
+import type { Envelope, MailKind } from "../envelope.js";
 import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
 import { sendBodyBytesMax } from "../limits.js";
-import type { EngineContext } from "./context.js";
+import type { AskLedger } from "./ask-ledger.js";
+import type { MailContext } from "./context.js";
+import type { Delivery } from "./delivery.js";
+import type { Footer } from "./footer.js";
+import { writeMail } from "./mail-writer.js";
+import type { Presence } from "./presence.js";
+import type { Run } from "./run.js";
+import type { Waits } from "./waits.js";
 
 export type SendError =
   | { kind: "no-session" }
@@ -48,34 +54,32 @@ export interface Outbox {
   writeAsk(to: string, body: string): Result<Sent, SendError>;
   /** session_mail_reply. */
   reply(askId: string, body: string): Result<Sent, ReplyError>;
-  /** Writes one envelope as given (an automatic answer): only the store can refuse it. */
-  write(fields: MailFields): Result<Sent, WriteError>;
 }
 
-export function createOutbox(ctx: EngineContext): Outbox {
+interface OutboxParts {
+  presence: Presence;
+  ledger: AskLedger;
+  run: Run;
+  waits: Waits;
+  delivery: Delivery;
+  footer: Footer;
+}
+
+/** What the outbox's functions reach: the ports and the parts its factory was given. */
+type OutboxContext = MailContext & OutboxParts;
+
+export function createOutbox(mail: MailContext, parts: OutboxParts): Outbox {
+  const ctx: OutboxContext = { ...mail, ...parts };
   return {
     resolve: (to) => resolveRecipient(ctx, to),
     request: (to, body, via) => sendRequest(ctx, to, body, via),
     send: (to, body) => sendMessage(ctx, to, body),
     writeAsk: (to, body) => writeAsk(ctx, to, body),
     reply: (askId, body) => replyToAsk(ctx, askId, body),
-    write: (fields) => write(ctx, fields),
   };
 }
 
-/** What a write can fail on once every check passed. */
-type WriteError = Extract<SendError, { kind: "store" }>;
-
-interface MailFields {
-  to: Address;
-  kind: MailKind;
-  hops: number;
-  body: string;
-  inReplyTo?: string[];
-  status?: ReplyStatus;
-}
-
-function self(ctx: EngineContext): Result<Address, SendError> {
+function self(ctx: OutboxContext): Result<Address, SendError> {
   const address = ctx.session.address();
   return address === undefined || ctx.session.closed() ? err({ kind: "no-session" }) : ok(address);
 }
@@ -87,7 +91,7 @@ function checkBody(body: string): Result<string, SendError> {
 }
 
 /** The hop limit from session-mail.json, read at each send. */
-function hopLimit(ctx: EngineContext): number {
+function hopLimit(ctx: OutboxContext): number {
   const reading = readConfig(ctx.config.read(), ctx.config.path);
   if (reading.problem !== undefined) ctx.notices.once("config", { kind: "config", problem: reading.problem });
   return reading.config.hopLimit;
@@ -99,7 +103,7 @@ interface Resolved {
   running: boolean;
 }
 
-function resolveRecipient(ctx: EngineContext, to: string): Result<Resolved, SendError> {
+function resolveRecipient(ctx: OutboxContext, to: string): Result<Resolved, SendError> {
   return self(ctx).andThen((me) => {
     const named = ctx.presence.named(to);
     const candidates = [...named].map(([address, judged]) => ({ address, name: judged.record.name }));
@@ -116,41 +120,9 @@ function resolveRecipient(ctx: EngineContext, to: string): Result<Resolved, Send
   });
 }
 
-function write(
-  ctx: EngineContext,
-  fields: MailFields,
-  /** Whether the recipient runs, when the caller judged it already. */
-  known?: boolean,
-): Result<Sent, WriteError> {
-  const me = ctx.session.address()!;
-  const now = ctx.clock.now();
-  const envelope: Envelope = {
-    id: ctx.entropy.uuid(),
-    from: me,
-    to: fields.to,
-    kind: fields.kind,
-    hops: fields.hops,
-    in_reply_to: fields.inReplyTo ?? [],
-    status: fields.status ?? "",
-    ts: isoFromMs(now),
-    body: fields.body,
-  };
-  const delivered = ctx.store.deliver(envelope, now, { durable: ctx.durable });
-  if (delivered.isErr()) return err({ kind: "store", error: delivered.error });
-  // From here on the mail is in the recipient's new/: whatever fails next, it was sent.
-  const { path, unsynced } = delivered.value;
-  if (fields.kind !== "reply") {
-    const kept = ctx.store.keepSent(envelope, now);
-    if (kept.isErr()) ctx.notices.once("sent-copy", { kind: "sent-copy-failed", error: kept.error });
-    if (fields.kind !== "message") ctx.footer.await(envelope.id);
-  }
-  const recipientRunning = known ?? ctx.presence.findRunning(fields.to) !== undefined;
-  return ok({ envelope, path, recipientRunning, unsynced });
-}
-
 /** `/mailbox` resolves names and carries 0 hops; `message:send` takes an address and carries the
  * run's count. Never refused for hops. */
-function sendRequest(ctx: EngineContext, to: string, body: string, via: "command" | "hook"): Result<Sent, SendError> {
+function sendRequest(ctx: OutboxContext, to: string, body: string, via: "command" | "hook"): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => checkBody(body))
     .andThen((): Result<{ address: Address; running: boolean | undefined }, SendError> => {
@@ -163,26 +135,26 @@ function sendRequest(ctx: EngineContext, to: string, body: string, via: "command
     })
     .andThen(({ address, running }) => {
       const hops = via === "hook" && ctx.run.busy() ? ctx.run.hops().count : 0;
-      return write(ctx, { to: address, kind: "request", hops, body }, running);
+      return writeMail(ctx, ctx, { to: address, kind: "request", hops, body }, running);
     });
 }
 
 /** Reaches a closed session by full id. */
-function sendMessage(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
+function sendMessage(ctx: OutboxContext, to: string, body: string): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => resolveRecipient(ctx, to))
     .andThen((resolved) => checkBody(body).map(() => resolved))
     .andThen(({ address, running }) => {
       const refusal = checkHopLimit(ctx.run.hops(), hopLimit(ctx));
       if (refusal !== undefined) return err(refusal);
-      return write(ctx, { to: address, kind: "message", hops: ctx.run.hops().count, body }, running);
+      return writeMail(ctx, ctx, { to: address, kind: "message", hops: ctx.run.hops().count, body }, running);
     });
 }
 
-function writeAsk(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
+function writeAsk(ctx: OutboxContext, to: string, body: string): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => {
-      const waiting = ctx.asks.waiting();
+      const waiting = ctx.waits.waiting();
       return waiting === undefined ? ok(undefined) : err<undefined, SendError>({ kind: "ask-waiting", on: waiting.to });
     })
     .andThen(() => resolveRecipient(ctx, to))
@@ -198,15 +170,15 @@ function writeAsk(ctx: EngineContext, to: string, body: string): Result<Sent, Se
       // This record names the target before the target's is read for a deadlock: of two sessions
       // asking each other at once, each writes before it reads, so at least one finds the other
       // waiting on it and is refused (checked first and written after, both could get through).
-      ctx.asks.announce(address);
+      ctx.waits.announce(address);
       ctx.presence.write();
       if (ctx.presence.find(address)?.record.waitingOn === ctx.session.address()) {
-        ctx.asks.announce(undefined);
+        ctx.waits.announce(undefined);
         ctx.presence.write();
         return err<Sent, SendError>({ kind: "deadlock", to: address });
       }
-      const sent = write(ctx, { to: address, kind: "ask", hops: ctx.run.hops().count, body }, true);
-      ctx.asks.announce(undefined);
+      const sent = writeMail(ctx, ctx, { to: address, kind: "ask", hops: ctx.run.hops().count, body }, true);
+      ctx.waits.announce(undefined);
       if (sent.isErr()) ctx.presence.write();
       return sent;
     });
@@ -222,7 +194,7 @@ export type ReplyError =
   | { kind: "store"; error: StoreError };
 
 /** Answers one open ask at once with status done and the turn's hop count. */
-function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sent, ReplyError> {
+function replyToAsk(ctx: OutboxContext, given: string, body: string): Result<Sent, ReplyError> {
   if (ctx.session.address() === undefined || ctx.session.closed()) return err({ kind: "no-session" });
   // The id as given, or as the ask's label showed it (an id of another implementation's, cut or
   // with controls blanked there).
@@ -243,7 +215,7 @@ function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sen
   if (bytes > sendBodyBytesMax) return err({ kind: "body-too-large", bytes, max: sendBodyBytesMax });
   // Answered before it is written: a crash in between loses this answer, never sends a second.
   ctx.ledger.markAnswered([askId]);
-  const sent = write(ctx, {
+  const sent = writeMail(ctx, ctx, {
     to: received.from,
     kind: "reply",
     hops: ctx.run.hops().count,
