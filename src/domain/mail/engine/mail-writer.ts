@@ -1,13 +1,40 @@
 // Writing one envelope, every check passed: into the recipient's new/, a copy in sent/ (not of a
 // reply), and a request or ask counted as awaited. Only the store can refuse it.
 import { err, ok, type Result } from "neverthrow";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { Address } from "../address.js";
+import type { AddressError } from "../addressing.js";
 import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
+import type { HopRefusal } from "../hop-rules.js";
 import type { MailContext } from "./context.js";
 import type { Footer } from "./footer.js";
-import type { SendError, Sent } from "./outbox.js";
 import type { Presence } from "./presence.js";
+
+export type SendError =
+  | { kind: "no-session" }
+  | { kind: "address"; error: AddressError }
+  | { kind: "invalid-address"; to: string }
+  | { kind: "empty-body" }
+  | { kind: "body-too-large"; bytes: number; max: number }
+  | HopRefusal
+  | { kind: "not-running"; to: Address }
+  /** The target's process is stopped (Ctrl-Z): it could not answer before it is continued. */
+  | { kind: "target-stopped"; to: Address }
+  | { kind: "ask-waiting"; on: Address }
+  | { kind: "deadlock"; to: Address }
+  /** This process is a guest (the session is open twice): an answer would reach the other one. */
+  | { kind: "not-owner" }
+  | { kind: "store"; error: StoreError };
+
+export interface Sent {
+  envelope: Envelope;
+  path: string;
+  /** Whether the recipient has a running record right now. */
+  recipientRunning: boolean;
+  /** Sent, but the fsync of the recipient's new/ failed: it may not survive a power cut. */
+  unsynced: StoreError | undefined;
+}
 
 /** What a write can fail on once every check passed. */
 type WriteError = Extract<SendError, { kind: "store" }>;

@@ -4,44 +4,21 @@ import { err, ok, type Result } from "neverthrow";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { utf8Bytes } from "../../shared/text/utf8.js";
 import { type Address, isAddress } from "../address.js";
-import { type AddressError, prefixedAmong, resolveAddress } from "../addressing.js";
+import { prefixedAmong, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
-import type { Envelope, MailKind } from "../envelope.js";
-import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
+import type { MailKind } from "../envelope.js";
+import { checkHopLimit } from "../hop-rules.js";
 import { sendBodyBytesMax } from "../limits.js";
 import type { AskLedger } from "./ask-ledger.js";
 import type { MailContext } from "./context.js";
 import type { Delivery } from "./delivery.js";
 import type { Footer } from "./footer.js";
-import { writeMail } from "./mail-writer.js";
+import { type SendError, type Sent, writeMail } from "./mail-writer.js";
 import type { Presence } from "./presence.js";
 import type { Run } from "./run.js";
 import type { Waits } from "./waits.js";
 
-export type SendError =
-  | { kind: "no-session" }
-  | { kind: "address"; error: AddressError }
-  | { kind: "invalid-address"; to: string }
-  | { kind: "empty-body" }
-  | { kind: "body-too-large"; bytes: number; max: number }
-  | HopRefusal
-  | { kind: "not-running"; to: Address }
-  /** The target's process is stopped (Ctrl-Z): it could not answer before it is continued. */
-  | { kind: "target-stopped"; to: Address }
-  | { kind: "ask-waiting"; on: Address }
-  | { kind: "deadlock"; to: Address }
-  /** This process is a guest (the session is open twice): an answer would reach the other one. */
-  | { kind: "not-owner" }
-  | { kind: "store"; error: StoreError };
-
-export interface Sent {
-  envelope: Envelope;
-  path: string;
-  /** Whether the recipient has a running record right now. */
-  recipientRunning: boolean;
-  /** Sent, but the fsync of the recipient's new/ failed: it may not survive a power cut. */
-  unsynced: StoreError | undefined;
-}
+export type { SendError, Sent } from "./mail-writer.js";
 
 export interface Outbox {
   /** Resolves a typed recipient against the running sessions that could match it. */
