@@ -1,8 +1,10 @@
 // The dependency rule of DESIGN.md ("Architecture: ports and adapters") as a checker over the source
 // text of .ts files: pure functions over { path, text }, so test/architecture.test.ts can run it on
 // src/ and prove on fake sources that each rule fires.
+
 import { builtinModules } from "node:module";
 import { posix } from "node:path";
+import { importCycles, partCalls } from "./graph-rules.js";
 import {
   type ImportRef,
   lineAt,
@@ -32,6 +34,9 @@ export const rules = {
   ambient: "src/domain code never names Date, Math.random, timers, queueMicrotask, process, globalThis or crypto",
   orphans:
     "every export of a file under src is imported or re-exported by another file under src (the build entries are the roots)",
+  cycles: "no import cycle anywhere under src, type imports included",
+  parts:
+    "in an engine folder, parts reach each other only through their factories' arguments: only the composition root makes parts, and the context names no part",
 } as const;
 export type RuleId = keyof typeof rules;
 
@@ -251,7 +256,12 @@ function fileViolations(file: SourceFile): Violation[] {
 }
 
 export function checkSources(files: readonly SourceFile[], users: Users): Violation[] {
-  return [...files.flatMap(fileViolations), ...orphanExports(files, users)];
+  return [
+    ...files.flatMap(fileViolations),
+    ...orphanExports(files, users),
+    ...importCycles(files),
+    ...partCalls(files),
+  ];
 }
 
 /** `file:line detail`, or `file: name` for a finding about a name (an orphan export). */

@@ -9,7 +9,9 @@ import { type Address, isAddress } from "../address.js";
 import { shownId } from "../framing.js";
 import { askLedgerAsksMax, rememberedIdsMax } from "../limits.js";
 import type { OwedMail } from "../settle-rules.js";
-import type { EngineContext } from "./context.js";
+import type { MailContext } from "./context.js";
+import type { Footer } from "./footer.js";
+import type { Ownership } from "./ownership.js";
 
 export interface AskLedger {
   /** Loads the ledger at start (by the process that owns the inbox). */
@@ -26,7 +28,8 @@ export interface AskLedger {
   /** These asks and requests are answered (or about to be): never again, in this run (nor in the
    * footer's "read") and after a restart too. False when the ledger could not be written. */
   markAnswered(ids: readonly string[]): boolean;
-  /** An answer that was not written after all (nothing was sent): the ask is open again. */
+  /** An answer that was not written after all (nothing was sent): the ask is open again (and owed
+   * in the footer again, when the run read it: the caller's to say). */
   unmarkAnswered(id: string, from: Address): void;
 }
 
@@ -42,7 +45,12 @@ interface LedgerState {
 
 const ledgerShape = record({ open: list(list(text(), 2)), answered: list(text()) }, []);
 
-export function createAskLedger(ctx: EngineContext): AskLedger {
+interface LedgerParts {
+  ownership: Ownership;
+  footer: Footer;
+}
+
+export function createAskLedger(ctx: MailContext, parts: LedgerParts): AskLedger {
   const s: LedgerState = {
     received: new Map(),
     answered: createBoundedIdSet(rememberedIdsMax),
@@ -56,7 +64,7 @@ export function createAskLedger(ctx: EngineContext): AskLedger {
       if (mail.kind !== "ask" || s.open.has(mail.id)) return;
       s.open.set(mail.id, mail.from);
       forgetOldest(s.open, askLedgerAsksMax);
-      save(ctx, s);
+      save(ctx, parts, s);
     },
     received: (mailId) => s.received.get(mailId),
     idShownAs(shown) {
@@ -64,14 +72,13 @@ export function createAskLedger(ctx: EngineContext): AskLedger {
       return found.length === 1 ? found[0] : undefined;
     },
     isAnswered: (mailId) => s.answered.has(mailId),
-    markAnswered: (ids) => markAnswered(ctx, s, ids),
+    markAnswered: (ids) => markAnswered(ctx, parts, s, ids),
     unmarkAnswered(id, from) {
       s.answered.delete(id);
-      if (ctx.run.hasRead(id)) ctx.footer.oweRead(id);
       const at = s.answeredSaved.lastIndexOf(id);
       if (at >= 0) s.answeredSaved.splice(at, 1);
       s.open.set(id, from);
-      save(ctx, s);
+      save(ctx, parts, s);
     },
   };
 }
@@ -83,8 +90,8 @@ function receive(s: LedgerState, mail: OwedMail): void {
   forgetOldest(s.received, rememberedIdsMax);
 }
 
-function load(ctx: EngineContext, s: LedgerState): void {
-  const address = ctx.lifecycle.address();
+function load(ctx: MailContext, s: LedgerState): void {
+  const address = ctx.session.address();
   if (address === undefined) return;
   const read = ctx.store.readAskLedger(address);
   if (read.isErr() || read.value === undefined) return;
@@ -101,22 +108,22 @@ function load(ctx: EngineContext, s: LedgerState): void {
   }
 }
 
-function markAnswered(ctx: EngineContext, s: LedgerState, ids: readonly string[]): boolean {
+function markAnswered(ctx: MailContext, parts: LedgerParts, s: LedgerState, ids: readonly string[]): boolean {
   if (ids.length === 0) return true;
   for (const id of ids) {
     s.answered.add(id);
-    ctx.footer.answered(id);
+    parts.footer.answered(id);
     s.open.delete(id);
     if (!s.answeredSaved.includes(id)) s.answeredSaved.push(id);
   }
   if (s.answeredSaved.length > askLedgerAsksMax) s.answeredSaved.splice(0, s.answeredSaved.length - askLedgerAsksMax);
-  return save(ctx, s);
+  return save(ctx, parts, s);
 }
 
 /** Writes the ledger; false when it could not be written. */
-function save(ctx: EngineContext, s: LedgerState): boolean {
-  const address = ctx.lifecycle.address();
-  if (address === undefined || ctx.ownership.guest()) return true;
+function save(ctx: MailContext, parts: LedgerParts, s: LedgerState): boolean {
+  const address = ctx.session.address();
+  if (address === undefined || parts.ownership.guest()) return true;
   const text = JSON.stringify({ open: [...s.open.entries()], answered: s.answeredSaved });
   const written = ctx.store.writeAskLedger(address, text);
   if (written.isOk()) return true;

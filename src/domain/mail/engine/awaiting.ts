@@ -5,11 +5,17 @@
 import type { Address } from "../address.js";
 import { decodeEnvelope, type Envelope, hasSendTimeName } from "../envelope.js";
 import { awaitingCopiesMax, awaitingRepliesMax } from "../limits.js";
-import type { EngineContext } from "./context.js";
+import type { AskLedger } from "./ask-ledger.js";
+import type { MailContext } from "./context.js";
+import type { Footer } from "./footer.js";
+import type { Ownership } from "./ownership.js";
 
-export function rebuildAwaiting(ctx: EngineContext): void {
-  const address = ctx.lifecycle.address();
-  if (address === undefined || ctx.ownership.guest()) return;
+export function rebuildAwaiting(
+  ctx: MailContext,
+  parts: { ownership: Ownership; ledger: AskLedger; footer: Footer },
+): void {
+  const address = ctx.session.address();
+  if (address === undefined || parts.ownership.guest()) return;
   const sent = ctx.store.listBox(address, "sent");
   if (sent.isErr() || sent.value.length === 0) return;
   const copies = sent.value.slice(-awaitingCopiesMax);
@@ -31,11 +37,10 @@ export function rebuildAwaiting(ctx: EngineContext): void {
     if (reply?.kind !== "reply" || reply.to !== address) continue;
     for (const id of reply.in_reply_to) open.delete(id);
   }
-  for (const id of open) if (!ctx.ledger.isAnswered(id)) ctx.footer.await(id);
-  ctx.footer.refresh();
+  for (const id of open) if (!parts.ledger.isAnswered(id)) parts.footer.await(id);
 }
 
-function read(ctx: EngineContext, address: Address, box: "cur" | "sent", name: string): Envelope | undefined {
+function read(ctx: MailContext, address: Address, box: "cur" | "sent", name: string): Envelope | undefined {
   const found = box === "cur" ? ctx.store.readCur(address, name) : ctx.store.readSent(address, name);
   if (found.isErr() || found.value.kind !== "claimed") return undefined;
   const decoded = decodeEnvelope(found.value.text);

@@ -1,6 +1,5 @@
-// What the parts of one mailbox engine share: the ports they act through, and each other. Every
-// part keeps its own slice of state inside its own file; another part reaches it only through the
-// part's methods.
+// What every part of one mailbox engine reaches: the ports it acts through, the session cell, the
+// notices and the event wrapper. No part is in it: each part's factory names the parts it uses.
 import type { AgentHost } from "../../../ports/mail/agent-host.js";
 import type { ConfigFile } from "../../../ports/mail/config-file.js";
 import type { MailStore } from "../../../ports/mail/mail-store.js";
@@ -11,21 +10,8 @@ import type { Watcher } from "../../../ports/shared/watcher.js";
 import type { Address } from "../address.js";
 import type { Envelope } from "../envelope.js";
 import type { OwedMail } from "../settle-rules.js";
-import type { Asks } from "./ask.js";
-import type { AskLedger } from "./ask-ledger.js";
-import type { Delivery } from "./delivery.js";
-import type { Footer } from "./footer.js";
-import type { Intake } from "./intake.js";
-import type { Journal } from "./journal.js";
-import type { Lifecycle } from "./lifecycle.js";
 import type { Notices } from "./notices.js";
-import type { Outbox } from "./outbox.js";
-import type { OwedReplies } from "./owed-replies.js";
-import type { Ownership } from "./ownership.js";
-import type { Poll } from "./poll.js";
-import type { Presence } from "./presence.js";
-import type { Recovery } from "./recovery.js";
-import type { Run } from "./settle.js";
+import type { SessionCell } from "./session-cell.js";
 
 export interface EngineOptions {
   store: MailStore;
@@ -43,11 +29,7 @@ export interface EngineOptions {
   watch: boolean;
 }
 
-export interface SessionIdentity {
-  address: Address;
-  name: string | undefined;
-  cwd: string;
-}
+export type { SessionIdentity } from "./session-cell.js";
 
 /** What a `message:inbound` listener receives; it may set `handled` to take the mail over. */
 export interface InboundMail {
@@ -75,23 +57,12 @@ export interface PendingMail extends OwedMail {
   hops: number;
 }
 
-/** The parts of one engine, each created by its own file (mailbox-engine.ts wires them). */
-export interface EngineParts {
+/** What every part reaches: the ports, the session cell, and the one way to tell the person. */
+export interface MailContext extends EngineOptions {
+  session: SessionCell;
   notices: Notices;
-  lifecycle: Lifecycle;
-  ownership: Ownership;
-  poll: Poll;
-  intake: Intake;
-  recovery: Recovery;
-  journal: Journal;
-  delivery: Delivery;
-  run: Run;
-  outbox: Outbox;
-  owed: OwedReplies;
-  asks: Asks;
-  ledger: AskLedger;
-  presence: Presence;
-  footer: Footer;
+  /** Runs `fn` as one engine event: when the outermost event ends, the footer is shown once. The
+   * facade's calls and the clock's and watcher's callbacks are events already; a part wraps only
+   * a callback it hands to anything else (an ask's abort signal). */
+  event<T>(fn: () => T): T;
 }
-
-export interface EngineContext extends EngineOptions, EngineParts {}

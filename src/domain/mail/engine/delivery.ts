@@ -6,7 +6,14 @@ import type { Address } from "../address.js";
 import { decodeEnvelope, type Envelope } from "../envelope.js";
 import { frameMail, type QuotedRequest, type Sender } from "../framing.js";
 import { rememberedIdsMax } from "../limits.js";
-import type { EngineContext, InboundListener, InboundMail, PendingMail } from "./context.js";
+import type { AskLedger } from "./ask-ledger.js";
+import type { InboundListener, InboundMail, MailContext, PendingMail } from "./context.js";
+import type { Footer } from "./footer.js";
+import type { Journal } from "./journal.js";
+import type { OwedReplies } from "./owed-replies.js";
+import type { Presence } from "./presence.js";
+import type { Run } from "./run.js";
+import type { Waits } from "./waits.js";
 
 export interface Delivery {
   /** Delivers what a claim or a read from cur/ brought, unless it was delivered already. */
@@ -32,7 +39,21 @@ interface DeliveryState {
   listeners: InboundListener[];
 }
 
-export function createDelivery(ctx: EngineContext): Delivery {
+interface DeliveryParts {
+  journal: Journal;
+  ledger: AskLedger;
+  run: Run;
+  waits: Waits;
+  owed: OwedReplies;
+  presence: Presence;
+  footer: Footer;
+}
+
+/** What the delivery's functions reach: the ports and the parts its factory was given. */
+type DeliveryContext = MailContext & DeliveryParts;
+
+export function createDelivery(mail: MailContext, parts: DeliveryParts): Delivery {
+  const ctx: DeliveryContext = { ...mail, ...parts };
   const s: DeliveryState = { pending: new Map(), delivered: createBoundedIdSet(rememberedIdsMax), listeners: [] };
   return {
     accept: (outcome, senders, recovering) => accept(ctx, s, outcome, senders, recovering),
@@ -57,7 +78,7 @@ export function createDelivery(ctx: EngineContext): Delivery {
   };
 }
 
-function entered(ctx: EngineContext, s: DeliveryState, mailId: string): void {
+function entered(ctx: DeliveryContext, s: DeliveryState, mailId: string): void {
   const mail = s.pending.get(mailId);
   // Quiet mail, or the answer an ask's tool result carried: nothing owed, only the journal.
   ctx.journal.settle(mailId, "read");
@@ -66,11 +87,10 @@ function entered(ctx: EngineContext, s: DeliveryState, mailId: string): void {
   ctx.run.mailEntered(mail.hops);
   if (ctx.ledger.isAnswered(mailId)) return;
   ctx.run.noteRead({ id: mail.id, from: mail.from, kind: mail.kind });
-  ctx.footer.refresh();
 }
 
 function accept(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   outcome: ClaimOutcome,
   senders: Map<string, Sender>,
@@ -113,14 +133,14 @@ function accept(
 }
 
 function deliver(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   envelope: Envelope,
   name: string,
   path: string,
   senders: Map<string, Sender>,
 ): void {
-  if (envelope.to !== ctx.lifecycle.address()) {
+  if (envelope.to !== ctx.session.address()) {
     ctx.notices.once(`to:${path}`, { kind: "misaddressed", path, to: envelope.to });
     return;
   }
@@ -135,19 +155,17 @@ function deliver(
   if (takenOver(ctx, s, envelope, path, [])) {
     // A takeover still arms the reply and counts as read.
     ctx.run.noteRead(owed);
-    ctx.footer.refresh();
     return;
   }
   const sender = ctx.presence.senderOf(owed.from, senders);
   const content = frameMail({ envelope, path, sender, quoted: [], askStoppedWaiting: false });
   s.pending.set(envelope.id, { ...owed, hops: envelope.hops });
   ctx.journal.track(envelope.id, name);
-  ctx.footer.refresh();
   inject(ctx, s, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });
 }
 
 function deliverReply(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   envelope: Envelope,
   name: string,
@@ -155,7 +173,7 @@ function deliverReply(
   senders: Map<string, Sender>,
 ): void {
   for (const id of envelope.in_reply_to) ctx.footer.unawait(id);
-  const waiting = ctx.asks.waiting();
+  const waiting = ctx.waits.waiting();
   // Only the ask's target answers it (a loop guard, not authentication): a reply from anyone else
   // that names the ask is mail like any other.
   if (waiting !== undefined && envelope.in_reply_to.includes(waiting.id) && envelope.from === waiting.to) {
@@ -164,21 +182,18 @@ function deliverReply(
     // the reply's id): a crash before then shows it after the restart, as an answer nobody waits for.
     ctx.journal.track(envelope.id, name);
     waiting.finish({ kind: "answered", envelope, path });
-    ctx.footer.refresh();
     return;
   }
   const quoted = quotedRequests(ctx, envelope);
   const requests = quoted.flatMap((q) => (q.copy === undefined ? [] : [q.copy]));
   if (takenOver(ctx, s, envelope, path, requests)) {
-    ctx.footer.refresh();
     return;
   }
   // Any ask of ours other than the waiting one stopped waiting; after a restart only its sent/ copy knows it was an ask.
   const abandoned =
-    envelope.in_reply_to.some((id) => ctx.asks.abandoned(id)) || quoted.some((q) => q.copy?.envelope.kind === "ask");
+    envelope.in_reply_to.some((id) => ctx.waits.abandoned(id)) || quoted.some((q) => q.copy?.envelope.kind === "ask");
   const sender = ctx.presence.senderOf(envelope.from as Address, senders);
   const content = frameMail({ envelope, path, sender, quoted, askStoppedWaiting: abandoned });
-  ctx.footer.refresh();
   if (abandoned) {
     // An answer nobody waits for any more is delivered like a message: it starts a turn.
     const from = envelope.from as Address;
@@ -196,8 +211,8 @@ function deliverReply(
 
 /** One lookup for all the ids a reply names (up to 50, against a sent/ that may hold thousands of
  * copies); a copy the store cannot find or read is quoted by its id alone. */
-function quotedRequests(ctx: EngineContext, envelope: Envelope): QuotedRequest[] {
-  const self = ctx.lifecycle.address()!;
+function quotedRequests(ctx: DeliveryContext, envelope: Envelope): QuotedRequest[] {
+  const self = ctx.session.address()!;
   const found = envelope.in_reply_to.length === 0 ? undefined : ctx.store.findSentCopies(self, envelope.in_reply_to);
   const copies = found?.isOk() ? found.value : undefined;
   return envelope.in_reply_to.map((id): QuotedRequest => ({ id, copy: copies?.get(id) }));
@@ -208,7 +223,7 @@ const copyOf = (envelope: Envelope): Envelope => ({ ...envelope, in_reply_to: [.
 /** Emits on message:inbound; true when a listener took the mail over, which counts for the hop count.
  * Listeners get copies: what they edit or replace on the payload never reaches the engine. */
 function takenOver(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   envelope: Envelope,
   path: string,
@@ -236,7 +251,7 @@ function takenOver(
 }
 
 function inject(
-  ctx: EngineContext,
+  ctx: DeliveryContext,
   s: DeliveryState,
   envelope: Envelope,
   path: string,

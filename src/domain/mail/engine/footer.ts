@@ -1,8 +1,9 @@
 // The footer: how much mail is pending, read and owed an answer, or awaited. Owns the counts no
-// other part keeps (read and still owed, awaiting an answer) and what it last showed.
+// other part keeps (read and still owed, awaiting an answer) and what it last showed; the engine
+// shows it once at the end of each event.
 import { type BoundedIdSet, createBoundedIdSet } from "../../shared/bounded-id-set.js";
 import { rememberedIdsMax } from "../limits.js";
-import type { EngineContext } from "./context.js";
+import type { MailContext } from "./context.js";
 
 export interface FooterCounts {
   pending: number;
@@ -12,10 +13,9 @@ export interface FooterCounts {
 
 export interface Footer {
   counts(): FooterCounts;
-  /** Shows the footer if it changed; during a claim, once when the claim ends. */
+  /** Shows the footer if it changed. Called once per engine event, when it ends: a claim of a
+   * batch of mail shows one footer for all of it. */
   refresh(): void;
-  /** A claim ended: the footer it held back is shown now. */
-  refreshIfStale(): void;
   /** The mailbox closed: no footer. */
   clear(): void;
   /** Read and owed an answer at settle (counted without a pass over what the run read). */
@@ -28,11 +28,15 @@ export interface Footer {
   unawait(mailId: string): void;
 }
 
+/** What the footer counts that other parts keep: mail injected and unread, requests a stop held. */
+interface FooterSource {
+  pending(): number;
+  held(): number;
+}
+
 interface FooterState {
   readOwed: Set<string>;
   awaiting: BoundedIdSet;
-  /** The footer changed during a claim: it is shown once, when the claim ends. */
-  stale: boolean;
   /** The footer text last shown, so an unchanged one is not shown again. */
   shown: string | undefined;
 }
@@ -46,36 +50,21 @@ export function footerText(counts: FooterCounts): string | undefined {
   return parts.length === 0 ? undefined : `✉ ${parts.join(" · ")}`;
 }
 
-export function createFooter(ctx: EngineContext): Footer {
-  const s: FooterState = {
-    readOwed: new Set(),
-    awaiting: createBoundedIdSet(rememberedIdsMax),
-    stale: false,
-    shown: undefined,
-  };
+export function createFooter(ctx: MailContext, source: FooterSource): Footer {
+  const s: FooterState = { readOwed: new Set(), awaiting: createBoundedIdSet(rememberedIdsMax), shown: undefined };
   const counts = (): FooterCounts => ({
-    pending: ctx.delivery.pendingCount(),
-    read: s.readOwed.size + ctx.run.heldCount(),
+    pending: source.pending(),
+    read: s.readOwed.size + source.held(),
     awaiting: s.awaiting.size,
   });
-  const refresh = () => {
-    if (ctx.lifecycle.closed()) return;
-    // A claim takes up to a batch of mail: one footer for all of it, when the claim ends.
-    if (ctx.intake.scanning()) {
-      s.stale = true;
-      return;
-    }
-    s.stale = false;
-    const text = footerText(counts());
-    if (text === s.shown) return;
-    s.shown = text;
-    ctx.host.setStatus(text);
-  };
   return {
     counts,
-    refresh,
-    refreshIfStale() {
-      if (s.stale) refresh();
+    refresh() {
+      if (ctx.session.closed()) return;
+      const text = footerText(counts());
+      if (text === s.shown) return;
+      s.shown = text;
+      ctx.host.setStatus(text);
     },
     clear: () => ctx.host.setStatus(undefined),
     oweRead: (mailId) => void s.readOwed.add(mailId),

@@ -1,9 +1,10 @@
 // The claim journal: the names of mail claimed into cur/ and not yet read, so a restart delivers
-// what a crash left claimed but never shown. Owns the mail injected and not yet read; recovery
+// what a crash left claimed but never shown. Owns the mail injected and not yet read; the backlog
 // adds what it still holds.
 import { err, ok, type Result } from "neverthrow";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import type { EngineContext } from "./context.js";
+import type { Backlog } from "./backlog.js";
+import type { MailContext } from "./context.js";
 
 export interface Journal {
   /** What the journal must name now: mail injected and not yet read, then recovery's names. */
@@ -39,15 +40,15 @@ interface JournalState {
   writeScheduled: boolean;
 }
 
-export function createJournal(ctx: EngineContext): Journal {
+export function createJournal(ctx: MailContext, backlog: Backlog): Journal {
   const s: JournalState = { unread: new Map(), dirty: false, writeScheduled: false };
-  const names = () => [...s.unread.values(), ...ctx.recovery.journaled()];
+  const names = () => [...s.unread.values(), ...backlog.journaled()];
   // Most claims come with nothing else unread: the batch alone, no copies. Written, it names every
   // unread mail: whatever read mail was waiting to be dropped is dropped.
   const claiming = (batch: readonly string[]) =>
-    s.unread.size === 0 && ctx.recovery.journaledCount() === 0 ? batch : [...names(), ...batch];
+    s.unread.size === 0 && backlog.journaledCount() === 0 ? batch : [...names(), ...batch];
   const write = () => {
-    const address = ctx.lifecycle.address();
+    const address = ctx.session.address();
     s.dirty = false;
     if (address !== undefined) ctx.store.writeClaimJournal(address, names());
   };
@@ -56,7 +57,7 @@ export function createJournal(ctx: EngineContext): Journal {
     write,
     writeClaiming(batch) {
       const names = claiming(batch);
-      const written = ctx.store.writeClaimJournal(ctx.lifecycle.address()!, names);
+      const written = ctx.store.writeClaimJournal(ctx.session.address()!, names);
       if (written.isErr()) return err(written.error);
       s.dirty = false;
       return ok(names);
@@ -66,7 +67,7 @@ export function createJournal(ctx: EngineContext): Journal {
       s.dirty = false;
     },
     rewriteIfChanged(written) {
-      if (!ctx.lifecycle.closed() && !sameNames(written, names())) write();
+      if (!ctx.session.closed() && !sameNames(written, names())) write();
     },
     track: (mailId, name) => void s.unread.set(mailId, name),
     untrack: (mailId) => void s.unread.delete(mailId),
@@ -82,13 +83,7 @@ export function createJournal(ctx: EngineContext): Journal {
 /** Read mail is dropped from the journal lazily (at the next scan or poll): until then a restart
  * finds it in the host's transcript and skips it. Mail answered unread must go at once, or a
  * restart would show it, and answer it, a second time. */
-function settle(
-  ctx: EngineContext,
-  s: JournalState,
-  write: () => void,
-  mailId: string,
-  how: "read" | "answered",
-): void {
+function settle(ctx: MailContext, s: JournalState, write: () => void, mailId: string, how: "read" | "answered"): void {
   if (!s.unread.delete(mailId)) return;
   if (how === "answered") {
     write();
@@ -102,7 +97,7 @@ function settle(
   s.writeScheduled = true;
   ctx.clock.defer(() => {
     s.writeScheduled = false;
-    if (s.dirty && !ctx.lifecycle.closed()) write();
+    if (s.dirty && !ctx.session.closed()) write();
   });
 }
 

@@ -1,94 +1,104 @@
 // A session's mailbox from start to shutdown. A start that fails (a read-only root, a full disk, a
 // folder in the way) is retried until it succeeds or the session ends: the mailbox never stays off
-// for a cause that went away. Owns who this session is, whether it is open, and its watch.
+// for a cause that went away. Writes who this session is and whether it is open (the session cell),
+// and owns its watch.
 import type { TimerHandle } from "../../../ports/shared/clock.js";
+
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import type { WatchHandle } from "../../../ports/shared/watcher.js";
-import type { Address } from "../address.js";
 import { readConfig } from "../config.js";
 import { startRetryMs } from "../limits.js";
 import { describeStoreError } from "../store-errors.js";
-import type { EngineContext, SessionIdentity } from "./context.js";
+import type { AskLedger } from "./ask-ledger.js";
+import type { MailContext } from "./context.js";
+import type { Delivery } from "./delivery.js";
+import type { Footer } from "./footer.js";
+import type { Intake } from "./intake.js";
+import type { Journal } from "./journal.js";
+import type { OwedReplies } from "./owed-replies.js";
+import type { Ownership } from "./ownership.js";
+import type { Poll } from "./poll.js";
+import type { Presence } from "./presence.js";
+import type { Run } from "./run.js";
+import type { SessionCellWriter, SessionIdentity } from "./session-cell.js";
+import type { Waits } from "./waits.js";
 
 export interface Lifecycle {
-  /** A copy: who this session is, once its mailbox opened. */
-  identity(): SessionIdentity | undefined;
-  address(): Address | undefined;
-  closed(): boolean;
-  /** Inside sessionStarted: nothing is emitted from there. */
-  starting(): boolean;
   start(identity: SessionIdentity): void;
   rename(name: string | undefined): void;
-  /** This process holds the inbox (at start, or taken over from a twin): record, watch, recovery. */
-  own(): void;
-  /** Another process holds the inbox now: this one stops watching it. */
-  unwatch(): void;
   shutdown(): void;
+  /** This process holds its inbox now (taken over from a twin): the record, the watch, recovery. */
+  owned(): void;
+  /** Another process holds the inbox now: this one stops watching it. */
+  disowned(): void;
   /** The mail root is no longer the folder opened at start: stops as shutdown does, and says why. */
   halt(error: StoreError): void;
 }
 
+interface LifecycleParts {
+  poll: Poll;
+  intake: Intake;
+  owed: OwedReplies;
+  journal: Journal;
+  presence: Presence;
+  ownership: Ownership;
+  waits: Waits;
+  ledger: AskLedger;
+  footer: Footer;
+  run: Run;
+  delivery: Delivery;
+}
+
+/** What the lifecycle's functions reach: the ports and the parts its factory was given. */
+type LifecycleContext = MailContext & LifecycleParts;
+
 interface LifecycleState {
-  identity: SessionIdentity | undefined;
+  cell: SessionCellWriter;
   /** The identity of a start whose open failed, retried until it opens. */
   opening: SessionIdentity | undefined;
   /** An open failed since the last success: its success is told. */
   openFailed: boolean;
   openRetry: TimerHandle | undefined;
-  closed: boolean;
-  starting: boolean;
   watch: WatchHandle | undefined;
 }
 
-export function createLifecycle(ctx: EngineContext): Lifecycle {
-  const s: LifecycleState = {
-    identity: undefined,
-    opening: undefined,
-    openFailed: false,
-    openRetry: undefined,
-    closed: false,
-    starting: false,
-    watch: undefined,
-  };
+export function createLifecycle(mail: MailContext, cell: SessionCellWriter, parts: LifecycleParts): Lifecycle {
+  const s: LifecycleState = { cell, opening: undefined, openFailed: false, openRetry: undefined, watch: undefined };
+  const ctx: LifecycleContext = { ...mail, ...parts };
   return {
-    identity: () => (s.identity === undefined ? undefined : { ...s.identity }),
-    address: () => s.identity?.address,
-    closed: () => s.closed,
-    starting: () => s.starting,
     start: (identity) => start(ctx, s, identity),
     rename: (name) => rename(ctx, s, name),
-    own: () => own(ctx, s),
-    unwatch() {
+    shutdown: () => shutdown(ctx, s),
+    owned: () => own(ctx, s),
+    disowned() {
       s.watch?.close();
       s.watch = undefined;
     },
-    shutdown: () => shutdown(ctx, s),
     halt: (error) => halt(ctx, s, error),
   };
 }
 
-function start(ctx: EngineContext, s: LifecycleState, identity: SessionIdentity): void {
-  if (s.identity !== undefined || s.opening !== undefined || s.closed) return;
-  s.starting = true;
+function start(ctx: LifecycleContext, s: LifecycleState, identity: SessionIdentity): void {
+  if (s.cell.address() !== undefined || s.opening !== undefined || s.cell.closed()) return;
+  s.cell.setStarting(true);
   try {
     openMailbox(ctx, s, { ...identity });
   } finally {
-    s.starting = false;
+    s.cell.setStarting(false);
   }
-  ctx.footer.refresh();
 }
 
-function rename(ctx: EngineContext, s: LifecycleState, name: string | undefined): void {
+function rename(ctx: LifecycleContext, s: LifecycleState, name: string | undefined): void {
   if (s.opening !== undefined) s.opening.name = name;
-  if (s.identity === undefined || s.closed) return;
-  s.identity.name = name;
+  if (s.cell.address() === undefined || s.cell.closed()) return;
+  s.cell.renamed(name);
   ctx.presence.write();
 }
 
 /** Opens the root and this session's box, then begins; on failure, says so once and tries again
  * every startRetryMs. Until it opens, the session has no identity: every send is refused as "the
  * mailbox is not running", and nothing is claimed. */
-function openMailbox(ctx: EngineContext, s: LifecycleState, identity: SessionIdentity): void {
+function openMailbox(ctx: LifecycleContext, s: LifecycleState, identity: SessionIdentity): void {
   s.opening = identity;
   const opened = ctx.store.openRoot().andThen(() => ctx.store.openBox(identity.address));
   if (opened.isErr()) {
@@ -97,19 +107,19 @@ function openMailbox(ctx: EngineContext, s: LifecycleState, identity: SessionIde
     s.openFailed = true;
     s.openRetry = ctx.clock.setTimer(startRetryMs, () => {
       s.openRetry = undefined;
-      if (!s.closed && s.opening !== undefined) openMailbox(ctx, s, s.opening);
+      if (!s.cell.closed() && s.opening !== undefined) openMailbox(ctx, s, s.opening);
     });
     return;
   }
   if (s.openFailed) ctx.notices.tell({ kind: "mailbox-on" });
   s.opening = undefined;
   s.openFailed = false;
-  s.identity = identity;
+  s.cell.opened(identity);
   if (opened.value.openToOthers) ctx.notices.once("open-folder", { kind: "folder-open", path: opened.value.path });
   begin(ctx, s);
 }
 
-function begin(ctx: EngineContext, s: LifecycleState): void {
+function begin(ctx: LifecycleContext, s: LifecycleState): void {
   const reading = readConfig(ctx.config.read(), ctx.config.path);
   if (reading.problem !== undefined) ctx.notices.once("config", { kind: "config", problem: reading.problem });
   if (ctx.ownership.start()) own(ctx, s);
@@ -117,47 +127,49 @@ function begin(ctx: EngineContext, s: LifecycleState): void {
 }
 
 /** What only the process that owns the inbox does: the record, the watch, recovery and claims. */
-function own(ctx: EngineContext, s: LifecycleState): void {
-  const address = s.identity?.address;
+function own(ctx: LifecycleContext, s: LifecycleState): void {
+  const address = s.cell.address();
   if (address === undefined) return;
   ctx.ledger.load();
   ctx.presence.write();
   if (ctx.watch) {
     s.watch = ctx.watcher.watch(`${ctx.store.root}/${address}/new`, (name) => {
-      if (!s.closed) ctx.intake.hinted(name);
+      if (!s.cell.closed()) ctx.intake.hinted(name);
     });
   }
   // Never inside the start call: listeners rebuild their state in their own session_start first.
   // Mail a crash left claimed but never shown is delivered before anything new is claimed.
   ctx.clock.defer(() => {
-    if (!s.closed) ctx.recovery.recover(false);
+    if (!s.cell.closed()) ctx.intake.recover(false);
   });
 }
 
-function shutdown(ctx: EngineContext, s: LifecycleState): void {
-  if (s.closed) return;
+function shutdown(ctx: LifecycleContext, s: LifecycleState): void {
+  if (s.cell.closed()) return;
   // Answers a full disk kept owed get one last try: they live in memory, and go with the session.
   ctx.owed.retry();
-  ctx.asks.abort();
+  ctx.waits.abort();
   // Idle, Pi has appended every quiet mail; during a run it may still hold some: keep those.
   if (!ctx.run.busy()) ctx.delivery.settleQuiet();
   ctx.journal.flush();
-  s.closed = true;
+  s.cell.close();
   s.watch?.close();
   ctx.poll.cancel();
   s.openRetry?.cancel();
   ctx.presence.remove();
   ctx.ownership.release();
-  if (s.identity !== undefined) ctx.store.release(s.identity.address);
+  const address = s.cell.address();
+  if (address !== undefined) ctx.store.release(address);
   ctx.footer.clear();
 }
 
-function halt(ctx: EngineContext, s: LifecycleState, error: StoreError): void {
-  s.closed = true;
+function halt(ctx: LifecycleContext, s: LifecycleState, error: StoreError): void {
+  s.cell.close();
   s.watch?.close();
   ctx.poll.cancel();
-  ctx.asks.abort();
-  if (s.identity !== undefined) ctx.store.release(s.identity.address);
+  ctx.waits.abort();
+  const address = s.cell.address();
+  if (address !== undefined) ctx.store.release(address);
   ctx.footer.clear();
   ctx.notices.tell({ kind: "mailbox-stopped", error });
 }

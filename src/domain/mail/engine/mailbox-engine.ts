@@ -1,19 +1,23 @@
 // One session's mailbox: the state machine of the spec, driven by its host's events and acting
 // only through ports. A host (Pi, the simulator) calls these methods; the engine never calls back
-// into the host except through AgentHost. This facade only routes each event to the part that
-// owns it; the parts hold the state and the logic.
+// into the host except through AgentHost. This file makes the parts, each given the parts it uses,
+// in an order where every part exists before the parts that use it, and routes each event to the
+// part or event function that owns it. Every event ends with one refresh of the footer.
 import type { Result } from "neverthrow";
+import type { Clock } from "../../../ports/shared/clock.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
+import type { Watcher } from "../../../ports/shared/watcher.js";
 import type { Address } from "../address.js";
 import type { RunOutcome } from "../settle-rules.js";
-import { type AskProgress, type AskResult, type AskSignal, createAsks } from "./ask.js";
+import { type AskProgress, type AskResult, type AskSignal, askAndWait } from "./ask.js";
 import { createAskLedger } from "./ask-ledger.js";
-import type { EngineContext, EngineOptions, EngineParts, InboundListener, SessionIdentity } from "./context.js";
+import { createBacklog } from "./backlog.js";
+import type { EngineOptions, InboundListener, MailContext, SessionIdentity } from "./context.js";
 import { createDelivery } from "./delivery.js";
 import { createFooter, type FooterCounts } from "./footer.js";
 import { createIntake } from "./intake.js";
 import { createJournal } from "./journal.js";
-import { createLifecycle } from "./lifecycle.js";
+import { createLifecycle, type Lifecycle } from "./lifecycle.js";
 import { createNotices } from "./notices.js";
 import { createOutbox, type ReplyError, type SendError, type Sent } from "./outbox.js";
 import { createOwedReplies } from "./owed-replies.js";
@@ -21,8 +25,10 @@ import { createOwnership } from "./ownership.js";
 import { createPoll } from "./poll.js";
 import { createPresence, type ListedSession } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
-import { createRecovery } from "./recovery.js";
-import { createRun } from "./settle.js";
+import { createRun } from "./run.js";
+import { createSessionCell } from "./session-cell.js";
+import { runSettled } from "./settle.js";
+import { createWaits } from "./waits.js";
 
 export type { AskProgress, AskSignal } from "./ask.js";
 
@@ -66,51 +72,106 @@ export interface MailboxEngine {
 }
 
 export function createMailboxEngine(options: EngineOptions): MailboxEngine {
-  const ctx = wire(options);
+  const { ctx, p } = wire(options);
+  const { event } = ctx;
   return {
-    sessionStarted: (identity) => ctx.lifecycle.start(identity),
-    renamed: (name) => ctx.lifecycle.rename(name),
-    input: () => ctx.run.input(),
-    runStarted: () => ctx.run.started(),
-    messageEntered: (mailId) => ctx.delivery.entered(mailId),
-    runSettled: (outcome) => ctx.run.settled(outcome),
-    shutdown: () => ctx.lifecycle.shutdown(),
-    onInbound: (listener) => ctx.delivery.onInbound(listener),
-    scan: () => ctx.intake.scanNow(),
-    identity: () => ctx.lifecycle.identity(),
-    list: () => ctx.presence.list(),
-    resolve: (to) => ctx.outbox.resolve(to).map((resolved) => resolved.address),
-    request: (to, body, via) => ctx.outbox.request(to, body, via),
-    send: (to, body) => ctx.outbox.send(to, body),
-    ask: (to, body, signal, onProgress) => ctx.asks.ask(to, body, signal, onProgress),
-    reply: (askId, body) => ctx.outbox.reply(askId, body),
-    prune: () => pruneBoxes(ctx, undefined),
-    footer: () => ctx.footer.counts(),
-    hops: () => ctx.run.hops().count,
-    wasDropped: (mailId) => ctx.run.wasDropped(mailId),
+    sessionStarted: (identity) => event(() => p.lifecycle.start(identity)),
+    renamed: (name) => event(() => p.lifecycle.rename(name)),
+    input: () => event(() => p.run.input()),
+    runStarted: () =>
+      event(() => {
+        if (!ctx.session.closed() && p.run.start()) p.presence.write();
+      }),
+    messageEntered: (mailId) => event(() => p.delivery.entered(mailId)),
+    runSettled: (outcome) => event(() => runSettled(ctx, p, outcome)),
+    shutdown: () => event(() => p.lifecycle.shutdown()),
+    onInbound: (listener) => p.delivery.onInbound(listener),
+    scan: () => event(() => p.intake.scanNow()),
+    identity: () => ctx.session.identity(),
+    list: () => p.presence.list(),
+    resolve: (to) => p.outbox.resolve(to).map((resolved) => resolved.address),
+    request: (to, body, via) => event(() => p.outbox.request(to, body, via)),
+    send: (to, body) => event(() => p.outbox.send(to, body)),
+    ask: (to, body, signal, onProgress) => event(() => askAndWait(ctx, p, to, body, signal, onProgress)),
+    reply: (askId, body) => event(() => p.outbox.reply(askId, body)),
+    prune: () => event(() => pruneBoxes(ctx, p.presence, undefined)),
+    footer: () => p.footer.counts(),
+    hops: () => p.run.hops().count,
+    wasDropped: (mailId) => p.run.wasDropped(mailId),
   };
 }
 
-/** The parts find each other through the context when an event comes, never while they are
- * created: each is created once, with the ports, before the first event. */
-function wire(options: EngineOptions): EngineContext {
-  const ctx = { ...options } as EngineContext;
-  const parts: EngineParts = {
-    notices: createNotices(options.host),
-    lifecycle: createLifecycle(ctx),
-    ownership: createOwnership(ctx),
-    poll: createPoll(ctx),
-    intake: createIntake(ctx),
-    recovery: createRecovery(ctx),
-    journal: createJournal(ctx),
-    delivery: createDelivery(ctx),
-    run: createRun(ctx),
-    outbox: createOutbox(ctx),
-    owed: createOwedReplies(ctx),
-    asks: createAsks(ctx),
-    ledger: createAskLedger(ctx),
-    presence: createPresence(ctx),
-    footer: createFooter(ctx),
+/** Every way into the engine is an event: a call of the facade, or a callback of the clock or the
+ * watcher. When the outermost one ends, the footer is shown (if it changed): once per event, never
+ * from inside a part. */
+function eventsOf(options: EngineOptions, refresh: () => void) {
+  let depth = 0;
+  const event = <T>(fn: () => T): T => {
+    depth++;
+    try {
+      return fn();
+    } finally {
+      if (--depth === 0) refresh();
+    }
   };
-  return Object.assign(ctx, parts);
+  const clock: Clock = {
+    now: () => options.clock.now(),
+    monotonic: () => options.clock.monotonic(),
+    setTimer: (ms, fn) => options.clock.setTimer(ms, () => event(fn)),
+    defer: (fn) => options.clock.defer(() => event(fn)),
+  };
+  const watcher: Watcher = { watch: (dir, onHint) => options.watcher.watch(dir, (name) => event(() => onHint(name))) };
+  return { event, clock, watcher };
+}
+
+/** The parts, each made once, before the first event, with the parts it uses (made before it). The
+ * footer's counts, the presence's status and the intake's owner check are read through callbacks:
+ * the parts that keep them are made later, and are there by the first event. */
+function wire(options: EngineOptions) {
+  const session = createSessionCell();
+  const events = eventsOf(options, () => footer.refresh());
+  const ctx: MailContext = { ...options, ...events, session, notices: createNotices(options.host) };
+  const ownership = createOwnership(ctx);
+  const footer = createFooter(ctx, { pending: () => delivery.pendingCount(), held: () => run.heldCount() });
+  const waits = createWaits();
+  const backlog = createBacklog();
+  const ledger = createAskLedger(ctx, { ownership, footer });
+  const journal = createJournal(ctx, backlog);
+  const run = createRun({ ledger, footer });
+  const presence = createPresence(ctx, { ownership, status: { busy: () => run.busy(), waitingOn: waits.waitingOn } });
+  const owed = createOwedReplies(ctx, { ledger, journal, footer, presence });
+  const delivery = createDelivery(ctx, { journal, ledger, run, waits, owed, presence, footer });
+  const intake = createIntake(ctx, { journal, backlog, ownership, delivery, checkOwner: () => poll.checkOwner() });
+  const outbox = createOutbox(ctx, { presence, ledger, run, waits, delivery, footer });
+  const poll = createPoll(ctx, {
+    intake,
+    owed,
+    journal,
+    presence,
+    ownership,
+    waits,
+    backlog,
+    ledger,
+    footer,
+    owned: () => lifecycle.owned(),
+    disowned: () => lifecycle.disowned(),
+    halt: (error) => lifecycle.halt(error),
+  });
+  const lifecycle: Lifecycle = createLifecycle(ctx, session, {
+    poll,
+    intake,
+    owed,
+    journal,
+    presence,
+    ownership,
+    waits,
+    ledger,
+    footer,
+    run,
+    delivery,
+  });
+  return {
+    ctx,
+    p: { ownership, footer, waits, backlog, ledger, journal, run, presence, owed, delivery, intake, outbox, lifecycle },
+  };
 }

@@ -2,40 +2,23 @@
 // written. Holds no state of its own: what it writes is remembered by the parts that wait on it.
 import { err, ok, type Result } from "neverthrow";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import { isoFromMs } from "../../shared/text/iso-time.js";
 import { utf8Bytes } from "../../shared/text/utf8.js";
 import { type Address, isAddress } from "../address.js";
-import { type AddressError, prefixedAmong, resolveAddress } from "../addressing.js";
+import { prefixedAmong, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
-import type { Envelope, MailKind, ReplyStatus } from "../envelope.js";
-import { checkHopLimit, type HopRefusal } from "../hop-rules.js";
+import type { MailKind } from "../envelope.js";
+import { checkHopLimit } from "../hop-rules.js";
 import { sendBodyBytesMax } from "../limits.js";
-import type { EngineContext } from "./context.js";
+import type { AskLedger } from "./ask-ledger.js";
+import type { MailContext } from "./context.js";
+import type { Delivery } from "./delivery.js";
+import type { Footer } from "./footer.js";
+import { type SendError, type Sent, writeMail } from "./mail-writer.js";
+import type { Presence } from "./presence.js";
+import type { Run } from "./run.js";
+import type { Waits } from "./waits.js";
 
-export type SendError =
-  | { kind: "no-session" }
-  | { kind: "address"; error: AddressError }
-  | { kind: "invalid-address"; to: string }
-  | { kind: "empty-body" }
-  | { kind: "body-too-large"; bytes: number; max: number }
-  | HopRefusal
-  | { kind: "not-running"; to: Address }
-  /** The target's process is stopped (Ctrl-Z): it could not answer before it is continued. */
-  | { kind: "target-stopped"; to: Address }
-  | { kind: "ask-waiting"; on: Address }
-  | { kind: "deadlock"; to: Address }
-  /** This process is a guest (the session is open twice): an answer would reach the other one. */
-  | { kind: "not-owner" }
-  | { kind: "store"; error: StoreError };
-
-export interface Sent {
-  envelope: Envelope;
-  path: string;
-  /** Whether the recipient has a running record right now. */
-  recipientRunning: boolean;
-  /** Sent, but the fsync of the recipient's new/ failed: it may not survive a power cut. */
-  unsynced: StoreError | undefined;
-}
+export type { SendError, Sent } from "./mail-writer.js";
 
 export interface Outbox {
   /** Resolves a typed recipient against the running sessions that could match it. */
@@ -48,36 +31,34 @@ export interface Outbox {
   writeAsk(to: string, body: string): Result<Sent, SendError>;
   /** session_mail_reply. */
   reply(askId: string, body: string): Result<Sent, ReplyError>;
-  /** Writes one envelope as given (an automatic answer): only the store can refuse it. */
-  write(fields: MailFields): Result<Sent, WriteError>;
 }
 
-export function createOutbox(ctx: EngineContext): Outbox {
+interface OutboxParts {
+  presence: Presence;
+  ledger: AskLedger;
+  run: Run;
+  waits: Waits;
+  delivery: Delivery;
+  footer: Footer;
+}
+
+/** What the outbox's functions reach: the ports and the parts its factory was given. */
+type OutboxContext = MailContext & OutboxParts;
+
+export function createOutbox(mail: MailContext, parts: OutboxParts): Outbox {
+  const ctx: OutboxContext = { ...mail, ...parts };
   return {
     resolve: (to) => resolveRecipient(ctx, to),
     request: (to, body, via) => sendRequest(ctx, to, body, via),
     send: (to, body) => sendMessage(ctx, to, body),
     writeAsk: (to, body) => writeAsk(ctx, to, body),
     reply: (askId, body) => replyToAsk(ctx, askId, body),
-    write: (fields) => write(ctx, fields),
   };
 }
 
-/** What a write can fail on once every check passed. */
-type WriteError = Extract<SendError, { kind: "store" }>;
-
-interface MailFields {
-  to: Address;
-  kind: MailKind;
-  hops: number;
-  body: string;
-  inReplyTo?: string[];
-  status?: ReplyStatus;
-}
-
-function self(ctx: EngineContext): Result<Address, SendError> {
-  const address = ctx.lifecycle.address();
-  return address === undefined || ctx.lifecycle.closed() ? err({ kind: "no-session" }) : ok(address);
+function self(ctx: OutboxContext): Result<Address, SendError> {
+  const address = ctx.session.address();
+  return address === undefined || ctx.session.closed() ? err({ kind: "no-session" }) : ok(address);
 }
 
 function checkBody(body: string): Result<string, SendError> {
@@ -87,7 +68,7 @@ function checkBody(body: string): Result<string, SendError> {
 }
 
 /** The hop limit from session-mail.json, read at each send. */
-function hopLimit(ctx: EngineContext): number {
+function hopLimit(ctx: OutboxContext): number {
   const reading = readConfig(ctx.config.read(), ctx.config.path);
   if (reading.problem !== undefined) ctx.notices.once("config", { kind: "config", problem: reading.problem });
   return reading.config.hopLimit;
@@ -99,7 +80,7 @@ interface Resolved {
   running: boolean;
 }
 
-function resolveRecipient(ctx: EngineContext, to: string): Result<Resolved, SendError> {
+function resolveRecipient(ctx: OutboxContext, to: string): Result<Resolved, SendError> {
   return self(ctx).andThen((me) => {
     const named = ctx.presence.named(to);
     const candidates = [...named].map(([address, judged]) => ({ address, name: judged.record.name }));
@@ -116,42 +97,9 @@ function resolveRecipient(ctx: EngineContext, to: string): Result<Resolved, Send
   });
 }
 
-function write(
-  ctx: EngineContext,
-  fields: MailFields,
-  /** Whether the recipient runs, when the caller judged it already. */
-  known?: boolean,
-): Result<Sent, WriteError> {
-  const me = ctx.lifecycle.address()!;
-  const now = ctx.clock.now();
-  const envelope: Envelope = {
-    id: ctx.entropy.uuid(),
-    from: me,
-    to: fields.to,
-    kind: fields.kind,
-    hops: fields.hops,
-    in_reply_to: fields.inReplyTo ?? [],
-    status: fields.status ?? "",
-    ts: isoFromMs(now),
-    body: fields.body,
-  };
-  const delivered = ctx.store.deliver(envelope, now, { durable: ctx.durable });
-  if (delivered.isErr()) return err({ kind: "store", error: delivered.error });
-  // From here on the mail is in the recipient's new/: whatever fails next, it was sent.
-  const { path, unsynced } = delivered.value;
-  if (fields.kind !== "reply") {
-    const kept = ctx.store.keepSent(envelope, now);
-    if (kept.isErr()) ctx.notices.once("sent-copy", { kind: "sent-copy-failed", error: kept.error });
-    if (fields.kind !== "message") ctx.footer.await(envelope.id);
-  }
-  const recipientRunning = known ?? ctx.presence.findRunning(fields.to) !== undefined;
-  ctx.footer.refresh();
-  return ok({ envelope, path, recipientRunning, unsynced });
-}
-
 /** `/mailbox` resolves names and carries 0 hops; `message:send` takes an address and carries the
  * run's count. Never refused for hops. */
-function sendRequest(ctx: EngineContext, to: string, body: string, via: "command" | "hook"): Result<Sent, SendError> {
+function sendRequest(ctx: OutboxContext, to: string, body: string, via: "command" | "hook"): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => checkBody(body))
     .andThen((): Result<{ address: Address; running: boolean | undefined }, SendError> => {
@@ -159,31 +107,31 @@ function sendRequest(ctx: EngineContext, to: string, body: string, via: "command
       // Any address, as given and not resolved: a closed session's id need not be a UUID (Pi takes
       // any --session-id). Only what is safe as one path segment gets this far.
       if (!isAddress(to)) return err({ kind: "invalid-address", to });
-      if (to === ctx.lifecycle.address()) return err({ kind: "address", error: { kind: "self", address: to } });
+      if (to === ctx.session.address()) return err({ kind: "address", error: { kind: "self", address: to } });
       return ok({ address: to, running: ctx.presence.findRunning(to) !== undefined });
     })
     .andThen(({ address, running }) => {
       const hops = via === "hook" && ctx.run.busy() ? ctx.run.hops().count : 0;
-      return write(ctx, { to: address, kind: "request", hops, body }, running);
+      return writeMail(ctx, ctx, { to: address, kind: "request", hops, body }, running);
     });
 }
 
 /** Reaches a closed session by full id. */
-function sendMessage(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
+function sendMessage(ctx: OutboxContext, to: string, body: string): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => resolveRecipient(ctx, to))
     .andThen((resolved) => checkBody(body).map(() => resolved))
     .andThen(({ address, running }) => {
       const refusal = checkHopLimit(ctx.run.hops(), hopLimit(ctx));
       if (refusal !== undefined) return err(refusal);
-      return write(ctx, { to: address, kind: "message", hops: ctx.run.hops().count, body }, running);
+      return writeMail(ctx, ctx, { to: address, kind: "message", hops: ctx.run.hops().count, body }, running);
     });
 }
 
-function writeAsk(ctx: EngineContext, to: string, body: string): Result<Sent, SendError> {
+function writeAsk(ctx: OutboxContext, to: string, body: string): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => {
-      const waiting = ctx.asks.waiting();
+      const waiting = ctx.waits.waiting();
       return waiting === undefined ? ok(undefined) : err<undefined, SendError>({ kind: "ask-waiting", on: waiting.to });
     })
     .andThen(() => resolveRecipient(ctx, to))
@@ -199,15 +147,15 @@ function writeAsk(ctx: EngineContext, to: string, body: string): Result<Sent, Se
       // This record names the target before the target's is read for a deadlock: of two sessions
       // asking each other at once, each writes before it reads, so at least one finds the other
       // waiting on it and is refused (checked first and written after, both could get through).
-      ctx.asks.announce(address);
+      ctx.waits.announce(address);
       ctx.presence.write();
-      if (ctx.presence.find(address)?.record.waitingOn === ctx.lifecycle.address()) {
-        ctx.asks.announce(undefined);
+      if (ctx.presence.find(address)?.record.waitingOn === ctx.session.address()) {
+        ctx.waits.announce(undefined);
         ctx.presence.write();
         return err<Sent, SendError>({ kind: "deadlock", to: address });
       }
-      const sent = write(ctx, { to: address, kind: "ask", hops: ctx.run.hops().count, body }, true);
-      ctx.asks.announce(undefined);
+      const sent = writeMail(ctx, ctx, { to: address, kind: "ask", hops: ctx.run.hops().count, body }, true);
+      ctx.waits.announce(undefined);
       if (sent.isErr()) ctx.presence.write();
       return sent;
     });
@@ -223,8 +171,8 @@ export type ReplyError =
   | { kind: "store"; error: StoreError };
 
 /** Answers one open ask at once with status done and the turn's hop count. */
-function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sent, ReplyError> {
-  if (ctx.lifecycle.address() === undefined || ctx.lifecycle.closed()) return err({ kind: "no-session" });
+function replyToAsk(ctx: OutboxContext, given: string, body: string): Result<Sent, ReplyError> {
+  if (ctx.session.address() === undefined || ctx.session.closed()) return err({ kind: "no-session" });
   // The id as given, or as the ask's label showed it (an id of another implementation's, cut or
   // with controls blanked there).
   const exact = ctx.ledger.received(given) !== undefined || ctx.ledger.isAnswered(given);
@@ -244,7 +192,7 @@ function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sen
   if (bytes > sendBodyBytesMax) return err({ kind: "body-too-large", bytes, max: sendBodyBytesMax });
   // Answered before it is written: a crash in between loses this answer, never sends a second.
   ctx.ledger.markAnswered([askId]);
-  const sent = write(ctx, {
+  const sent = writeMail(ctx, ctx, {
     to: received.from,
     kind: "reply",
     hops: ctx.run.hops().count,
@@ -254,8 +202,8 @@ function replyToAsk(ctx: EngineContext, given: string, body: string): Result<Sen
   });
   if (sent.isErr()) {
     ctx.ledger.unmarkAnswered(askId, received.from);
+    if (ctx.run.hasRead(askId)) ctx.footer.oweRead(askId);
     return err(sent.error);
   }
-  ctx.footer.refresh();
   return ok(sent.value);
 }

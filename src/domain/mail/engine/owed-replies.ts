@@ -4,7 +4,10 @@ import { cutUtf8 } from "../../shared/text/utf8.js";
 import type { Address } from "../address.js";
 import type { ReplyStatus } from "../envelope.js";
 import { automaticAnswerBytesMax, owedRepliesMax, sendBodyBytesMax } from "../limits.js";
-import type { EngineContext } from "./context.js";
+import type { AskLedger } from "./ask-ledger.js";
+import type { MailContext } from "./context.js";
+import type { Journal } from "./journal.js";
+import { type WriterParts, writeMail } from "./mail-writer.js";
 
 /** An automatic answer at settle: carries the count, never refused, cut to the size limit. */
 interface AutomaticReply {
@@ -26,9 +29,14 @@ export interface OwedReplies {
   owedIds(): Set<string>;
 }
 
-export function createOwedReplies(ctx: EngineContext): OwedReplies {
+interface OwedParts extends WriterParts {
+  ledger: AskLedger;
+  journal: Journal;
+}
+
+export function createOwedReplies(ctx: MailContext, parts: OwedParts): OwedReplies {
   const owed: AutomaticReply[] = [];
-  const write = (reply: AutomaticReply) => writeAutomaticReply(ctx, reply);
+  const write = (reply: AutomaticReply) => writeAutomaticReply(ctx, parts, reply);
   return {
     write,
     owe(reply) {
@@ -39,13 +47,13 @@ export function createOwedReplies(ctx: EngineContext): OwedReplies {
       ctx.notices.once("owed-full", { kind: "answers-given-up", to: reply.to, owedMax: owedRepliesMax });
     },
     retry() {
-      while (owed.length > 0 && !ctx.lifecycle.closed()) {
+      while (owed.length > 0 && !ctx.session.closed()) {
         const reply = owed[0]!;
         // The ledger first: written without it, a crash after the answer could answer it again.
-        if (!ctx.ledger.markAnswered(reply.inReplyTo)) return;
+        if (!parts.ledger.markAnswered(reply.inReplyTo)) return;
         if (!write(reply)) return;
         owed.shift();
-        for (const id of reply.inReplyTo) ctx.journal.settle(id, "answered");
+        for (const id of reply.inReplyTo) parts.journal.settle(id, "answered");
         ctx.notices.tell({ kind: "answer-written", to: reply.to });
       }
     },
@@ -53,11 +61,11 @@ export function createOwedReplies(ctx: EngineContext): OwedReplies {
   };
 }
 
-function writeAutomaticReply(ctx: EngineContext, reply: AutomaticReply): boolean {
+function writeAutomaticReply(ctx: MailContext, parts: WriterParts, reply: AutomaticReply): boolean {
   const { text, cut } = cutUtf8(reply.body, automaticAnswerBytesMax);
   const body = cut ? `${text}\n\n[The answer was cut at ${sendBodyBytesMax / 1024} KiB.]` : text;
   const { to, inReplyTo, status, hops } = reply;
-  const sent = ctx.outbox.write({ to, kind: "reply", hops, body, inReplyTo, status });
+  const sent = writeMail(ctx, parts, { to, kind: "reply", hops, body, inReplyTo, status });
   if (sent.isOk()) return true;
   const notice = { kind: "answer-unwritten", to, error: sent.error.error } as const;
   ctx.notices.once(`reply:${inReplyTo.join(",")}`, notice);

@@ -7,7 +7,7 @@ import type { Address } from "../address.js";
 import { ownerCheckMs, ownerTakeoverAttemptsMax } from "../limits.js";
 import { decodeRunningRecord, isFreshRecord } from "../running-record.js";
 import { describeStoreError } from "../store-errors.js";
-import type { EngineContext } from "./context.js";
+import type { MailContext } from "./context.js";
 
 export interface Ownership {
   /** Another process owns this address's inbox: this one sends, but claims and records nothing. */
@@ -30,7 +30,7 @@ interface OwnershipState {
   checkedMs: number;
 }
 
-export function createOwnership(ctx: EngineContext): Ownership {
+export function createOwnership(ctx: MailContext): Ownership {
   const s: OwnershipState = { guest: false, token: undefined, text: undefined, checkedMs: 0 };
   return {
     guest: () => s.guest,
@@ -41,7 +41,7 @@ export function createOwnership(ctx: EngineContext): Ownership {
     },
     check: () => check(ctx, s),
     release() {
-      const address = ctx.lifecycle.address();
+      const address = ctx.session.address();
       if (address === undefined || s.text === undefined) return;
       ctx.store.releaseOwner(address, s.text);
       s.text = undefined;
@@ -49,9 +49,9 @@ export function createOwnership(ctx: EngineContext): Ownership {
   };
 }
 
-function check(ctx: EngineContext, s: OwnershipState): "unchanged" | "taken" | "lost" {
+function check(ctx: MailContext, s: OwnershipState): "unchanged" | "taken" | "lost" {
   const now = ctx.clock.now();
-  if (now - s.checkedMs < ownerCheckMs || ctx.lifecycle.address() === undefined) return "unchanged";
+  if (now - s.checkedMs < ownerCheckMs || ctx.session.address() === undefined) return "unchanged";
   s.checkedMs = now;
   if (s.guest) {
     if (!takeOwnership(ctx, s)) return "unchanged";
@@ -84,7 +84,7 @@ function parseHolder(text: string): Holder | undefined {
 }
 
 /** This process as an owner record names it. */
-function ownerText(ctx: EngineContext, token: string): string {
+function ownerText(ctx: MailContext, token: string): string {
   const me = ctx.probe.self();
   const fields: Partial<Holder> = { pid: me.pid, token };
   if (me.started !== undefined) fields.started = me.started;
@@ -96,7 +96,7 @@ function ownerText(ctx: EngineContext, token: string): string {
 /** Whether the holder is gone. A holder that cannot be checked from here (another pid namespace,
  * or a probe that cannot tell) is judged by the running record it keeps fresh (rewritten every
  * minute): gone once that record is stale or names another pid. */
-function holderGone(ctx: EngineContext, address: Address, holder: Holder): boolean {
+function holderGone(ctx: MailContext, address: Address, holder: Holder): boolean {
   const me = ctx.probe.self();
   if (holder.pidNamespace !== undefined && holder.pidNamespace !== me.pidNamespace)
     return recordStale(ctx, address, holder);
@@ -105,7 +105,7 @@ function holderGone(ctx: EngineContext, address: Address, holder: Holder): boole
   return liveness === "gone" || (liveness === "unknown" && recordStale(ctx, address, holder));
 }
 
-function recordStale(ctx: EngineContext, address: Address, holder: Holder): boolean {
+function recordStale(ctx: MailContext, address: Address, holder: Holder): boolean {
   const text = ctx.store.readRunning(address);
   if (text.isErr() || text.value === undefined) return true;
   const kept = decodeRunningRecord(text.value, address);
@@ -115,8 +115,8 @@ function recordStale(ctx: EngineContext, address: Address, holder: Holder): bool
 }
 
 /** Whether this process owns its inbox now, taking it when nobody does or its holder is gone. */
-function takeOwnership(ctx: EngineContext, s: OwnershipState): boolean {
-  const address = ctx.lifecycle.address();
+function takeOwnership(ctx: MailContext, s: OwnershipState): boolean {
+  const address = ctx.session.address();
   if (address === undefined) return false;
   s.token ??= ctx.entropy.uuid();
   const mine = ownerText(ctx, s.token);
@@ -149,7 +149,7 @@ function takeOwnership(ctx: EngineContext, s: OwnershipState): boolean {
  * else the owner record judged gone (undefined: none). A record nobody can judge counts as live,
  * and so does a holder in another pid namespace that has not written its running record yet (a
  * session takes its inbox as it starts, before it writes the record that proves it runs). */
-export function inboxOwner(ctx: EngineContext, address: Address): "live" | { gone: string | undefined } {
+export function inboxOwner(ctx: MailContext, address: Address): "live" | { gone: string | undefined } {
   const held = ctx.store.readOwner(address);
   if (held.isErr()) return "live";
   if (held.value === undefined) return { gone: undefined };
@@ -162,14 +162,14 @@ export function inboxOwner(ctx: EngineContext, address: Address): "live" | { gon
   return holderGone(ctx, address, holder) ? { gone: held.value } : "live";
 }
 
-function noteGuest(ctx: EngineContext, holder: Holder | undefined): void {
+function noteGuest(ctx: MailContext, holder: Holder | undefined): void {
   ctx.notices.once(`guest:${holder?.token ?? ""}`, { kind: "guest", holderPid: holder?.pid });
 }
 
 /** Whether the owner record still names this process (a folder restored from a backup, or one
  * removed by hand, loses it: it is taken again). */
-function stillOwner(ctx: EngineContext, s: OwnershipState): boolean {
-  const address = ctx.lifecycle.address();
+function stillOwner(ctx: MailContext, s: OwnershipState): boolean {
+  const address = ctx.session.address();
   if (address === undefined || s.text === undefined) return false;
   const held = ctx.store.readOwner(address);
   if (held.isOk() && held.value === s.text) return true;

@@ -1,12 +1,22 @@
 // The poll does the work the watcher's hints may have missed, and the chores of a running mailbox:
 // retries, the record's refresh, the owner check, the tmp/ sweep. Owns its timer and cadences.
 import type { TimerHandle } from "../../../ports/shared/clock.js";
+import type { StoreError } from "../../../ports/shared/store-error.js";
 import { createTicker, type Ticker } from "../../shared/ticker.js";
 import { sweepEveryPolls, tmpLeftoverAgeMs } from "../limits.js";
+import type { AskLedger } from "./ask-ledger.js";
 import { rebuildAwaiting } from "./awaiting.js";
-import type { EngineContext } from "./context.js";
+import type { Backlog } from "./backlog.js";
+import type { MailContext } from "./context.js";
+import type { Footer } from "./footer.js";
+import type { Intake } from "./intake.js";
+import type { Journal } from "./journal.js";
+import type { OwedReplies } from "./owed-replies.js";
+import type { Ownership } from "./ownership.js";
+import type { Presence } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
 import { rootHolds } from "./root-guard.js";
+import type { Waits } from "./waits.js";
 
 export interface Poll {
   /** Starts polling; the first poll runs the start's chores (the sweep, the prune after `pruneAfterDays`). */
@@ -24,7 +34,28 @@ interface PollState {
   chores: (() => void) | undefined;
 }
 
-export function createPoll(ctx: EngineContext): Poll {
+interface PollParts {
+  intake: Intake;
+  owed: OwedReplies;
+  journal: Journal;
+  presence: Presence;
+  ownership: Ownership;
+  waits: Waits;
+  backlog: Backlog;
+  ledger: AskLedger;
+  footer: Footer;
+  /** What the lifecycle does when this process takes its inbox over, loses it, or finds the root
+   * replaced: callbacks, since the lifecycle (made after the poll) starts and stops it. */
+  owned(): void;
+  disowned(): void;
+  halt(error: StoreError): void;
+}
+
+/** What the poll's functions reach: the ports and the parts its factory was given. */
+type PollContext = MailContext & PollParts;
+
+export function createPoll(mail: MailContext, parts: PollParts): Poll {
+  const ctx: PollContext = { ...mail, ...parts };
   const s: PollState = { timer: undefined, sweeps: createTicker(sweepEveryPolls), chores: undefined };
   return {
     checkOwner: () => checkOwner(ctx),
@@ -32,9 +63,9 @@ export function createPoll(ctx: EngineContext): Poll {
       // The tmp/ sweep and the prune read every mailbox folder: they wait for the first poll, off
       // the path of Pi's start (until Pi answers its first request, every millisecond shows).
       s.chores = () => {
-        rebuildAwaiting(ctx);
+        rebuildAwaiting(ctx, ctx);
         sweep(ctx);
-        pruneBoxes(ctx, pruneAfterDays);
+        pruneBoxes(ctx, ctx.presence, pruneAfterDays);
       };
       schedule(ctx, s);
     },
@@ -42,23 +73,23 @@ export function createPoll(ctx: EngineContext): Poll {
   };
 }
 
-function schedule(ctx: EngineContext, s: PollState): void {
+function schedule(ctx: PollContext, s: PollState): void {
   s.timer = ctx.clock.setTimer(ctx.pollIntervalMs, () => poll(ctx, s));
 }
 
-function poll(ctx: EngineContext, s: PollState): void {
-  if (ctx.lifecycle.closed() || !rootHolds(ctx)) return;
+function poll(ctx: PollContext, s: PollState): void {
+  if (ctx.session.closed() || !rootHolds(ctx, ctx.halt)) return;
   try {
     pollOnce(ctx, s);
   } finally {
     // A throw from one poll must not stop every later one.
-    if (!ctx.lifecycle.closed()) schedule(ctx, s);
+    if (!ctx.session.closed()) schedule(ctx, s);
   }
 }
 
-function pollOnce(ctx: EngineContext, s: PollState): void {
-  ctx.recovery.recover(false);
-  ctx.recovery.retryStranded();
+function pollOnce(ctx: PollContext, s: PollState): void {
+  ctx.intake.recover(false);
+  ctx.intake.retryStranded();
   ctx.owed.retry();
   ctx.intake.scan();
   const chores = s.chores;
@@ -71,29 +102,29 @@ function pollOnce(ctx: EngineContext, s: PollState): void {
   if (s.sweeps.tick()) sweep(ctx);
 }
 
-function sweep(ctx: EngineContext): void {
-  const address = ctx.lifecycle.address();
+function sweep(ctx: PollContext): void {
+  const address = ctx.session.address();
   if (address !== undefined) ctx.store.sweepTmp(address, ctx.clock.now(), tmpLeftoverAgeMs);
 }
 
-function checkWaitingTarget(ctx: EngineContext): void {
-  const waiting = ctx.asks.waiting();
+function checkWaitingTarget(ctx: PollContext): void {
+  const waiting = ctx.waits.waiting();
   if (waiting !== undefined && ctx.presence.findRunning(waiting.to) === undefined)
     waiting.finish({ kind: "target-gone" });
 }
 
 /** A guest tries to take the inbox over; an owner checks it still holds it. */
-function checkOwner(ctx: EngineContext): void {
+function checkOwner(ctx: PollContext): void {
   const change = ctx.ownership.check();
   switch (change) {
     case "taken":
       ctx.notices.tell({ kind: "owner-now" });
-      ctx.lifecycle.own();
+      ctx.owned();
       return;
     case "lost":
       // Another process holds it now: stop claiming; what this one showed stays shown.
-      ctx.lifecycle.unwatch();
-      ctx.recovery.forget();
+      ctx.disowned();
+      ctx.backlog.forget();
       return;
     case "unchanged":
       return;

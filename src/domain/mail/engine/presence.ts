@@ -7,7 +7,8 @@ import type { Address } from "../address.js";
 import type { Sender } from "../framing.js";
 import { idPrefixCharsMin, recordRefreshIntervalMs, senderJudgedMs, sendersRememberedMax } from "../limits.js";
 import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";
-import type { EngineContext } from "./context.js";
+import type { MailContext } from "./context.js";
+import type { Ownership } from "./ownership.js";
 
 export interface Presence {
   /** Writes this session's record (not a guest's: the owner's process keeps it). */
@@ -37,18 +38,30 @@ interface PresenceState {
   senders: Map<Address, { text: string; atMs: number; sender: Sender }>;
 }
 
-export function createPresence(ctx: EngineContext): Presence {
+/** What this session's record says of it now: kept by the run and the asks, read at each write. */
+interface PresenceStatus {
+  busy(): boolean;
+  /** The address an ask of this session waits on. */
+  waitingOn(): string | undefined;
+}
+
+interface PresenceParts {
+  ownership: Ownership;
+  status: PresenceStatus;
+}
+
+export function createPresence(ctx: MailContext, parts: PresenceParts): Presence {
   const s: PresenceState = { lastRecordText: undefined, lastRecordWriteMs: undefined, senders: new Map() };
   return {
-    write: () => writeOwnRecord(ctx, s),
+    write: () => writeOwnRecord(ctx, parts, s),
     refresh() {
       const last = s.lastRecordWriteMs;
       const now = ctx.clock.now();
       const due = last === undefined || now < last || now - last >= recordRefreshIntervalMs;
-      if (due || recordLost(ctx, s)) writeOwnRecord(ctx, s);
+      if (due || recordLost(ctx, s)) writeOwnRecord(ctx, parts, s);
     },
     remove() {
-      const address = ctx.lifecycle.address();
+      const address = ctx.session.address();
       if (address === undefined || s.lastRecordText === undefined) return;
       ctx.store.removeRunning(address, s.lastRecordText);
       s.lastRecordText = undefined;
@@ -85,18 +98,18 @@ interface JudgedRecord {
   elsewhere: boolean;
 }
 
-function writeOwnRecord(ctx: EngineContext, s: PresenceState): void {
-  const identity = ctx.lifecycle.identity();
+function writeOwnRecord(ctx: MailContext, parts: PresenceParts, s: PresenceState): void {
+  const identity = ctx.session.identity();
   // A guest leaves the record to the process that owns the inbox.
-  if (identity === undefined || ctx.lifecycle.closed() || ctx.ownership.guest()) return;
+  if (identity === undefined || ctx.session.closed() || parts.ownership.guest()) return;
   const me = ctx.probe.self();
   const now = ctx.clock.now();
   const record: RunningRecord = {
     address: identity.address,
     cwd: identity.cwd,
     pid: me.pid,
-    state: ctx.run.busy() ? "busy" : "idle",
-    waitingOn: ctx.asks.waitingOn() ?? "",
+    state: parts.status.busy() ? "busy" : "idle",
+    waitingOn: parts.status.waitingOn() ?? "",
     updated: isoFromMs(now),
   };
   if (identity.name !== undefined && identity.name !== "") record.name = identity.name;
@@ -118,18 +131,18 @@ function writeOwnRecord(ctx: EngineContext, s: PresenceState): void {
  * record aside and putting back the one that replaced it (this session restarting meanwhile), or
  * someone's rm. Checked at every poll (one lstat), so the session is back in listings within one
  * poll, not at its next refresh. */
-function recordLost(ctx: EngineContext, s: PresenceState): boolean {
-  const address = ctx.lifecycle.address();
+function recordLost(ctx: MailContext, s: PresenceState): boolean {
+  const address = ctx.session.address();
   return address !== undefined && s.lastRecordText !== undefined && !ctx.store.hasRunning(address);
 }
 
 /** Reads one record and judges it; a record whose process is gone is deleted by its reader, one
  * from another pid namespace never is (it is left out once stale). */
-function judge(ctx: EngineContext, address: Address, text: string): JudgedRecord | undefined {
+function judge(ctx: MailContext, address: Address, text: string): JudgedRecord | undefined {
   const decoded = decodeRunningRecord(text, address);
   if (decoded.isErr()) return undefined;
   const record = decoded.value;
-  if (ctx.lifecycle.address() === address) return { record, liveness: "alive", stopped: false, elsewhere: false };
+  if (ctx.session.address() === address) return { record, liveness: "alive", stopped: false, elsewhere: false };
   const verdict = judgeRecord(record, ctx.probe.self(), ctx.clock.now(), (pid, started) =>
     ctx.probe.examine(pid, started),
   );
@@ -148,10 +161,10 @@ function judge(ctx: EngineContext, address: Address, text: string): JudgedRecord
   }
 }
 
-function listSessions(ctx: EngineContext): ListedSession[] {
+function listSessions(ctx: MailContext): ListedSession[] {
   const entries = ctx.store.listRunning();
   if (entries.isErr()) return [];
-  const self = ctx.lifecycle.address();
+  const self = ctx.session.address();
   const sessions: ListedSession[] = [];
   for (const entry of entries.value) {
     const judged = judge(ctx, entry.address, entry.text);
@@ -175,7 +188,7 @@ function listSessions(ctx: EngineContext): ListedSession[] {
 /** The running sessions a typed `to` could name: by address, by name, or by an id prefix of it.
  * Only those are judged (a /proc read each); the other records are only parsed. Resolving among
  * 200 records so judges one or two, and the verdicts are kept for the send that follows. */
-function sessionsNamed(ctx: EngineContext, to: string): Map<Address, JudgedRecord> {
+function sessionsNamed(ctx: MailContext, to: string): Map<Address, JudgedRecord> {
   const found = new Map<Address, JudgedRecord>();
   const entries = ctx.store.listRunning();
   if (entries.isErr()) return found;
@@ -192,7 +205,7 @@ function sessionsNamed(ctx: EngineContext, to: string): Map<Address, JudgedRecor
   return found;
 }
 
-function findSession(ctx: EngineContext, address: Address): JudgedRecord | undefined {
+function findSession(ctx: MailContext, address: Address): JudgedRecord | undefined {
   const text = ctx.store.readRunning(address);
   if (text.isErr() || text.value === undefined) return undefined;
   return judge(ctx, address, text.value);
@@ -201,7 +214,7 @@ function findSession(ctx: EngineContext, address: Address): JudgedRecord | undef
 /** The sender as a label shows it: its name and cwd while it runs; only its id once it has closed.
  * A verdict on an unchanged record is reused for senderJudgedMs: judging goes through /proc, and
  * on the path from a sender's rename to the model it was the biggest cost after the claim itself. */
-function senderOf(ctx: EngineContext, s: PresenceState, address: Address, cache: Map<string, Sender>): Sender {
+function senderOf(ctx: MailContext, s: PresenceState, address: Address, cache: Map<string, Sender>): Sender {
   const known = cache.get(address);
   if (known !== undefined) return known;
   const text = ctx.store.readRunning(address);

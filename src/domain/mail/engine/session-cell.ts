@@ -1,0 +1,50 @@
+// Who this session is on the mail root and whether its mailbox is open: the one piece of state every
+// part reads. Only the lifecycle writes it (it is given the writer; the others get the reader).
+import type { Address } from "../address.js";
+
+export interface SessionIdentity {
+  address: Address;
+  name: string | undefined;
+  cwd: string;
+}
+
+export interface SessionCell {
+  /** A copy: who this session is, once its mailbox opened. */
+  identity(): SessionIdentity | undefined;
+  address(): Address | undefined;
+  /** Shut down or halted: nothing more is claimed, delivered or written. */
+  closed(): boolean;
+  /** Inside sessionStarted: nothing is emitted from there. */
+  starting(): boolean;
+}
+
+export interface SessionCellWriter extends SessionCell {
+  opened(identity: SessionIdentity): void;
+  renamed(name: string | undefined): void;
+  setStarting(starting: boolean): void;
+  close(): void;
+}
+
+export function createSessionCell(): SessionCellWriter {
+  let identity: SessionIdentity | undefined;
+  let closed = false;
+  let starting = false;
+  return {
+    identity: () => (identity === undefined ? undefined : { ...identity }),
+    address: () => identity?.address,
+    closed: () => closed,
+    starting: () => starting,
+    opened(opened) {
+      identity = opened;
+    },
+    renamed(name) {
+      if (identity !== undefined) identity.name = name;
+    },
+    setStarting(value) {
+      starting = value;
+    },
+    close() {
+      closed = true;
+    },
+  };
+}
