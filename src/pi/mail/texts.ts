@@ -5,10 +5,10 @@ import { describeAddressError, displayName, displayNames } from "../../domain/ma
 import type {
   AskOutcome,
   ListedSession,
+  MailIdentity,
   ReplyError,
   SendError,
   Sent,
-  SessionIdentity,
 } from "../../domain/mail/engine/index.js";
 import { neutralize } from "../../domain/mail/framing.js";
 import { describeHopRefusal } from "../../domain/mail/hop-rules.js";
@@ -192,7 +192,7 @@ export function describeSessions(sessions: readonly ListedSession[]): string {
 }
 
 /** /mailbox alone: this session's address and name, then the running sessions for a person. */
-export function describeMailbox(me: SessionIdentity | undefined, sessions: readonly ListedSession[]): string {
+export function describeMailbox(me: MailIdentity | undefined, sessions: readonly ListedSession[]): string {
   if (me === undefined) return "No address yet.";
   const nameOf = namer(sessions);
   const shownName = (s: { address: string; name?: string | undefined }) => nameOf(s.address) ?? field(displayName(s));

@@ -29,7 +29,7 @@ export interface EngineOptions {
   watch: boolean;
 }
 
-export type { SessionIdentity } from "./session-cell.js";
+export type { MailIdentity } from "./session-cell.js";
 
 /** What a `message:inbound` listener receives; it may set `handled` to take the mail over. */
 export interface InboundMail {

@@ -1,4 +1,4 @@
-export type { AskOutcome, EngineOptions, InboundListener, InboundMail, SessionIdentity } from "./context.js";
+export type { AskOutcome, EngineOptions, InboundListener, InboundMail, MailIdentity } from "./context.js";
 export { type FooterCounts, footerText } from "./footer.js";
 export {
   type AskProgress,

@@ -20,11 +20,11 @@ import type { Ownership } from "./ownership.js";
 import type { Poll } from "./poll.js";
 import type { Presence } from "./presence.js";
 import type { Run } from "./run.js";
-import type { SessionCellWriter, SessionIdentity } from "./session-cell.js";
+import type { MailIdentity, SessionCellWriter } from "./session-cell.js";
 import type { Waits } from "./waits.js";
 
 export interface Lifecycle {
-  start(identity: SessionIdentity): void;
+  start(identity: MailIdentity): void;
   rename(name: string | undefined): void;
   shutdown(): void;
   /** This process holds its inbox now (taken over from a twin): the record, the watch, recovery. */
@@ -55,7 +55,7 @@ type LifecycleContext = MailContext & LifecycleParts;
 interface LifecycleState {
   cell: SessionCellWriter;
   /** The identity of a start whose open failed, retried until it opens. */
-  opening: SessionIdentity | undefined;
+  opening: MailIdentity | undefined;
   /** An open failed since the last success: its success is told. */
   openFailed: boolean;
   openRetry: TimerHandle | undefined;
@@ -78,7 +78,7 @@ export function createLifecycle(mail: MailContext, cell: SessionCellWriter, part
   };
 }
 
-function start(ctx: LifecycleContext, s: LifecycleState, identity: SessionIdentity): void {
+function start(ctx: LifecycleContext, s: LifecycleState, identity: MailIdentity): void {
   if (s.cell.address() !== undefined || s.opening !== undefined || s.cell.closed()) return;
   s.cell.setStarting(true);
   try {
@@ -98,7 +98,7 @@ function rename(ctx: LifecycleContext, s: LifecycleState, name: string | undefin
 /** Opens the root and this session's box, then begins; on failure, says so once and tries again
  * every startRetryMs. Until it opens, the session has no identity: every send is refused as "the
  * mailbox is not running", and nothing is claimed. */
-function openMailbox(ctx: LifecycleContext, s: LifecycleState, identity: SessionIdentity): void {
+function openMailbox(ctx: LifecycleContext, s: LifecycleState, identity: MailIdentity): void {
   s.opening = identity;
   const opened = ctx.store.openRoot().andThen(() => ctx.store.openBox(identity.address));
   if (opened.isErr()) {

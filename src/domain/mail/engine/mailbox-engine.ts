@@ -12,7 +12,7 @@ import type { RunOutcome } from "../settle-rules.js";
 import { type AskProgress, type AskResult, type AskSignal, askAndWait } from "./ask.js";
 import { createAskLedger } from "./ask-ledger.js";
 import { createBacklog } from "./backlog.js";
-import type { EngineOptions, InboundListener, MailContext, SessionIdentity } from "./context.js";
+import type { EngineOptions, InboundListener, MailContext, MailIdentity } from "./context.js";
 import { createDelivery } from "./delivery.js";
 import { createFooter, type FooterCounts } from "./footer.js";
 import { createIntake } from "./intake.js";
@@ -33,7 +33,7 @@ import { createWaits } from "./waits.js";
 export type { AskProgress, AskSignal } from "./ask.js";
 
 export interface MailboxEngine {
-  sessionStarted(identity: SessionIdentity): void;
+  sessionStarted(identity: MailIdentity): void;
   renamed(name: string | undefined): void;
   /** A person, an RPC client or a command's prompt started or steered the turn. */
   input(): void;
@@ -48,7 +48,7 @@ export interface MailboxEngine {
    * false when it could not (the mailbox not open, a twin process, called from inside a claim or
    * the start, the claim window full), and then the rest comes with a later claim. */
   scan(): boolean;
-  identity(): SessionIdentity | undefined;
+  identity(): MailIdentity | undefined;
   list(): ListedSession[];
   /** Resolves a typed recipient as a send does (only the records that could match are judged). */
   resolve(to: string): Result<Address, SendError>;

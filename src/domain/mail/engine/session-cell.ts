@@ -2,7 +2,7 @@
 // part reads. Only the lifecycle writes it (it is given the writer; the others get the reader).
 import type { Address } from "../address.js";
 
-export interface SessionIdentity {
+export interface MailIdentity {
   address: Address;
   name: string | undefined;
   cwd: string;
@@ -10,7 +10,7 @@ export interface SessionIdentity {
 
 export interface SessionCell {
   /** A copy: who this session is, once its mailbox opened. */
-  identity(): SessionIdentity | undefined;
+  identity(): MailIdentity | undefined;
   address(): Address | undefined;
   /** Shut down or halted: nothing more is claimed, delivered or written. */
   closed(): boolean;
@@ -19,14 +19,14 @@ export interface SessionCell {
 }
 
 export interface SessionCellWriter extends SessionCell {
-  opened(identity: SessionIdentity): void;
+  opened(identity: MailIdentity): void;
   renamed(name: string | undefined): void;
   setStarting(starting: boolean): void;
   close(): void;
 }
 
 export function createSessionCell(): SessionCellWriter {
-  let identity: SessionIdentity | undefined;
+  let identity: MailIdentity | undefined;
   let closed = false;
   let starting = false;
   return {
