@@ -2,7 +2,7 @@
 // each answer one stdout line, so a test can bound every action in time and kill a session that
 // blocks. A thrown error is answered too (`threw`): the engine must never throw.
 //   AGENT_DIR, CWD, ID   where the bus is, where the session works, who
-// Stdin: {"op":"join"|"status"|"send"|"inbox"|"claim"|"release"|"shutdown", ...arguments}
+// Stdin: {"op":"join"|"status"|"send"|"inbox"|"claim"|"release"|"accept"|"shutdown", ...arguments}
 // Stdout: {"ev":"ready",...} once, then per line {"ev":"result","op","ok","value"|"error","described","ms"}
 //         or {"ev":"result","op","threw":"<stack>"}
 import type { Result } from "neverthrow";
@@ -19,6 +19,7 @@ interface Command {
   kind?: string;
   paths?: string[];
   limit?: number;
+  id?: string;
 }
 
 type Answer = Result<unknown, BusError> | undefined;
@@ -37,6 +38,8 @@ function act(engine: BusEngine, command: Command): Answer {
       return engine.claim(command.paths ?? []);
     case "release":
       return engine.release(command.paths ?? []);
+    case "accept":
+      return engine.accept(command.id ?? "");
     case "shutdown":
       engine.shutdown("quit");
       return undefined;
