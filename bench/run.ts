@@ -4,7 +4,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
-import { runSeed } from "../test/sim/run-seed.js";
+import { runSeed } from "../test/sim/mail/run-seed.js";
 import { type BigInboxFigures, benchBigInbox } from "./big-inbox-bench.js";
 import { type BoardFigures, benchBoard } from "./board-bench.js";
 import { type BusFigures, benchBus } from "./bus-bench.js";

@@ -1,7 +1,7 @@
 // One tool call or host event of one process, checked as it returns. `clean` says no other process
 // ran inside the call: only then does the disk before it tell what the call may see (invariant 5).
 import type { ShutdownReason } from "../../../src/domain/bus/engine/index.js";
-import { pick } from "../scheduler.js";
+import { pick } from "../shared/pick.js";
 import { allClaims, claims, type DiskClaim, heldClaims, liveClaims, records } from "./bus-disk.js";
 import { endProcess, startProcess } from "./bus-process.js";
 import { type BusProcess, type BusWorld, repoRoots } from "./bus-world.js";

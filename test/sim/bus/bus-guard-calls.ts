@@ -3,7 +3,7 @@
 // passing past the observed lapse. Each is checked as it returns against the disk read straight.
 import type { HandoffOffer } from "../../../src/domain/bus/bus-files.js";
 import { observedLapseMs } from "../../../src/domain/bus/limits.js";
-import { pick } from "../scheduler.js";
+import { pick } from "../shared/pick.js";
 import { claimKeys, dead, heldClaimsFor, liveClaimsFor, ownToken, spell } from "./bus-calls.js";
 import { claims, type DiskClaim, fileAt, filesHeld, names, records, tagOf } from "./bus-disk.js";
 import { checkNoDoubleHolders } from "./bus-invariants.js";

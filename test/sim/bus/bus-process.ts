@@ -7,7 +7,7 @@ import { createMemoryRealPaths, exactNames } from "../../../src/adapters/memory/
 import { createSeededEntropy } from "../../../src/adapters/memory/seeded-entropy.js";
 import { createBusEngine, type StartReason } from "../../../src/domain/bus/engine/index.js";
 import type { Clock, TimerHandle } from "../../../src/ports/shared/clock.js";
-import { createFaultyFs } from "../faulty-fs.js";
+import { createFaultyFs } from "../shared/faulty-fs.js";
 import { createBusAgent } from "./bus-agent.js";
 import type { BusProcess, BusSlot, BusWorld } from "./bus-world.js";
 

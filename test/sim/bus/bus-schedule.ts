@@ -2,7 +2,7 @@
 // an fs call or is killed (its pid sometimes reused), hangs, shuts down, a second pane resumes a
 // session, the wall clock jumps, time passes, or two processes race inside one call.
 import { sessionTtlMs } from "../../../src/domain/bus/limits.js";
-import { pick } from "../scheduler.js";
+import { pick } from "../shared/pick.js";
 import * as call from "./bus-calls.js";
 import * as guard from "./bus-guard-calls.js";
 import { killProcess, startProcess, unhang } from "./bus-process.js";

@@ -11,8 +11,8 @@ import { createPrng, createSeededEntropy, type Prng } from "../../../src/adapter
 import { createVirtualClock, type VirtualClock } from "../../../src/adapters/memory/virtual-clock.js";
 import type { BusEngine } from "../../../src/domain/bus/engine/index.js";
 import type { TimerHandle } from "../../../src/ports/shared/clock.js";
-import type { CrashSwitch, Interleave } from "../faulty-fs.js";
-import type { Machine } from "../machine.js";
+import type { CrashSwitch, Interleave } from "../shared/faulty-fs.js";
+import type { Machine } from "../shared/machine.js";
 import type { BusAgent } from "./bus-agent.js";
 import { createLedger, type Ledger } from "./bus-ledger.js";
 import { recordingFs } from "./recording-fs.js";

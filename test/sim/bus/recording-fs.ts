@@ -3,7 +3,7 @@
 // its mtime, and raises a watcher hint as inotify would (late, sometimes dropped, sometimes twice).
 import { posix } from "node:path";
 import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
-import { guardWrites } from "../write-guard.js";
+import { guardWrites } from "../shared/write-guard.js";
 import type { BusWorld } from "./bus-world.js";
 
 export function recordingFs(fs: FsLike, world: BusWorld): FsLike {

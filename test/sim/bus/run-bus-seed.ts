@@ -1,5 +1,5 @@
 // One seeded bus schedule from start to a quiet end, with the invariants checked after every step.
-import { traceStep } from "../trace.js";
+import { traceStep } from "../shared/trace.js";
 import { checkStep } from "./bus-invariants.js";
 import { startProcess, unhang } from "./bus-process.js";
 import { busStep, reap } from "./bus-schedule.js";

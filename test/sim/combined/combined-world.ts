@@ -14,8 +14,8 @@ import { createVirtualClock } from "../../../src/adapters/memory/virtual-clock.j
 import { endProcess, startProcess, unhang } from "../bus/bus-process.js";
 import { agentDir, type BusProcess, type BusSlot, type BusWorld, createBusWorld, startMs } from "../bus/bus-world.js";
 import { setWallMs } from "../bus/wall-clock.js";
-import type { Machine } from "../machine.js";
-import { createWorld, killSession, mailRoot, type Session, startSession, type World } from "../world.js";
+import { createWorld, killSession, mailRoot, type Session, startSession, type World } from "../mail/world.js";
+import type { Machine } from "../shared/machine.js";
 import { type ContextWrites, contextFs } from "./context-fs.js";
 import { type SharedClock, sharedClock } from "./shared-clock.js";
 

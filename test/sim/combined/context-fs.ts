@@ -3,7 +3,7 @@
 // lands in the other context's folder is a violation, whichever engine or process makes it.
 import { posix } from "node:path";
 import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
-import { guardWrites } from "../write-guard.js";
+import { guardWrites } from "../shared/write-guard.js";
 
 export type Context = "mail" | "bus";
 

@@ -6,11 +6,11 @@ import { startProcess, unhang } from "../bus/bus-process.js";
 import { busStep, reap as reapBus } from "../bus/bus-schedule.js";
 import { liveProcesses } from "../bus/bus-world.js";
 import { quietEnd } from "../bus/run-bus-seed.js";
-import { checkStep as checkMailStep, checkQuiet } from "../invariants.js";
-import { quiesce } from "../run-seed.js";
-import { flushMicrotasks, randomStep, reap as reapMail } from "../scheduler.js";
-import { traceStep } from "../trace.js";
-import { advance, startSession } from "../world.js";
+import { checkStep as checkMailStep, checkQuiet } from "../mail/invariants.js";
+import { quiesce } from "../mail/run-seed.js";
+import { flushMicrotasks, randomStep, reap as reapMail } from "../mail/scheduler.js";
+import { advance, startSession } from "../mail/world.js";
+import { traceStep } from "../shared/trace.js";
 import { type CombinedWorld, createCombinedWorld, syncFrozen, syncTime } from "./combined-world.js";
 
 export const combinedStepsPerSeed = 300;

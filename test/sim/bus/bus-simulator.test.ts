@@ -3,8 +3,8 @@
 // hints, and races inside calls; invariants after every step. A failure names the seed;
 // SIM_BUS_SEED=<n> replays exactly that schedule and prints its log.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBusSeed } from "./bus/run-bus-seed.js";
-import { installWallClock } from "./bus/wall-clock.js";
+import { runBusSeed } from "./run-bus-seed.js";
+import { installWallClock } from "./wall-clock.js";
 
 const seedCount = Number(process.env.SIM_BUS_SEEDS ?? 300);
 const only = process.env.SIM_BUS_SEED;

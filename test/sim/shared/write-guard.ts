@@ -2,7 +2,7 @@
 // argument of a tree change, the file behind an fd, a file opened to write) goes to `written`
 // before the call runs; `after` sees each call and its result. One proxy for the bus's "nothing
 // outside the bus folder" and the combined world's "nothing inside the other context's folder".
-import type { FsLike } from "../../src/adapters/fs/shared/fs-like.js";
+import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
 
 /** Calls that change the tree at their path arguments (every string argument is a path). */
 const pathWrites = new Set([

@@ -1,7 +1,7 @@
 // What must hold after every step of every schedule, and what must hold once the world is quiet.
 
-import { decodeEnvelope } from "../../src/domain/mail/envelope.js";
-import { askWaitMs } from "../../src/domain/mail/limits.js";
+import { decodeEnvelope } from "../../../src/domain/mail/envelope.js";
+import { askWaitMs } from "../../../src/domain/mail/limits.js";
 import { checkAllReached, checkNothingLost } from "./delivery-invariants.js";
 import { hopLimit, inboxFiles, mailRoot, pollMs, type World } from "./world.js";
 

@@ -1,7 +1,7 @@
 // What each process does to the shared volume, as ground truth for the invariants: which inbox it
 // claims from (only one live process may: two on one session id would share its claim journal and
 // lose each other's claims), and whether it has published its running record.
-import type { FsLike } from "../../src/adapters/fs/shared/fs-like.js";
+import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
 import type { Instance, Session, World } from "./world.js";
 
 /** The process `self` sees the volume through this: each of its claims (a rename from an address's

@@ -1,16 +1,11 @@
 // One seeded schedule: users type and send, agents call tools and settle, processes crash and
 // restart, watch events drop, pids get reused, the clock jumps. Every choice comes from the seed.
 
-import type { Prng } from "../../src/adapters/memory/seeded-entropy.js";
-import { askWaitMs } from "../../src/domain/mail/limits.js";
+import { askWaitMs } from "../../../src/domain/mail/limits.js";
+import { pick } from "../shared/pick.js";
+import { trace } from "../shared/trace.js";
 import { faultStep } from "./fault-steps.js";
-import { trace } from "./trace.js";
 import { advance, type Instance, killSession, type Session, setStopped, startSession, type World } from "./world.js";
-
-/** A seeded choice among `items` (the bus simulator draws from its own world's generator too). */
-export function pick<T>(world: { prng: Prng }, items: readonly T[]): T | undefined {
-  return items.length === 0 ? undefined : items[world.prng.nextInt(items.length)];
-}
 
 function live(world: World): Session[] {
   return world.sessions.filter((s) => s.instance !== undefined);

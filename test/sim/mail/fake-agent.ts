@@ -1,8 +1,8 @@
 // A scripted stand-in for a Pi session: it queues injected mail like Pi's steer queue, enters it
 // into the transcript between model calls, and settles runs the way the scheduler tells it.
 
-import type { AgentHost, InjectedMail, InjectOptions } from "../../src/ports/mail/agent-host.js";
-import { trace } from "./trace.js";
+import type { AgentHost, InjectedMail, InjectOptions } from "../../../src/ports/mail/agent-host.js";
+import { trace } from "../shared/trace.js";
 
 /** The session file, shared by every process that opened it (two, for a twin). */
 export interface Transcript {

@@ -1,23 +1,23 @@
 // The whole multi-session world in one process: one memfs volume, one virtual clock, one process
 // table, one watcher, N sessions each with its own engine, fake agent and crashable view of the disk.
 import type { Volume } from "memfs";
-import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
-import type { FsLike } from "../../src/adapters/fs/shared/fs-like.js";
-import { createManualWatcher, type ManualWatcher } from "../../src/adapters/memory/manual-watcher.js";
-import { createMemoryFs, memoryFsUid } from "../../src/adapters/memory/memory-fs.js";
-import { createProcessTable, type ProcessTable } from "../../src/adapters/memory/process-table.js";
-import { createPrng, createSeededEntropy, type Prng } from "../../src/adapters/memory/seeded-entropy.js";
-import { createVirtualClock, type VirtualClock } from "../../src/adapters/memory/virtual-clock.js";
-import type { Address } from "../../src/domain/mail/address.js";
-import type { ConfigSource } from "../../src/domain/mail/config.js";
-import { type AskOutcome, createMailboxEngine, type MailboxEngine } from "../../src/domain/mail/engine/index.js";
-import { decodeEnvelope, type Envelope } from "../../src/domain/mail/envelope.js";
-import type { Clock, TimerHandle } from "../../src/ports/shared/clock.js";
+import { createFsMailStore } from "../../../src/adapters/fs/mail/fs-mail-store.js";
+import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
+import { createManualWatcher, type ManualWatcher } from "../../../src/adapters/memory/manual-watcher.js";
+import { createMemoryFs, memoryFsUid } from "../../../src/adapters/memory/memory-fs.js";
+import { createProcessTable, type ProcessTable } from "../../../src/adapters/memory/process-table.js";
+import { createPrng, createSeededEntropy, type Prng } from "../../../src/adapters/memory/seeded-entropy.js";
+import { createVirtualClock, type VirtualClock } from "../../../src/adapters/memory/virtual-clock.js";
+import type { Address } from "../../../src/domain/mail/address.js";
+import type { ConfigSource } from "../../../src/domain/mail/config.js";
+import { type AskOutcome, createMailboxEngine, type MailboxEngine } from "../../../src/domain/mail/engine/index.js";
+import { decodeEnvelope, type Envelope } from "../../../src/domain/mail/envelope.js";
+import type { Clock, TimerHandle } from "../../../src/ports/shared/clock.js";
+import { type CrashSwitch, createFaultyFs, type Interleave, type ReadFaults } from "../shared/faulty-fs.js";
+import type { Machine } from "../shared/machine.js";
+import { trace } from "../shared/trace.js";
 import { createFakeAgent, createTranscript, type FakeAgent, type Transcript } from "./fake-agent.js";
-import { type CrashSwitch, createFaultyFs, type Interleave, type ReadFaults } from "./faulty-fs.js";
-import type { Machine } from "./machine.js";
 import { observeProcess } from "./process-observer.js";
-import { trace } from "./trace.js";
 
 export const mailRoot = "/state/pi-session-mail";
 export const configPath = "/agent/session-mail.json";

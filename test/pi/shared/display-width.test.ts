@@ -8,7 +8,7 @@ import {
   fitToWidth,
   stripUnsafe,
   wrapToWidth,
-} from "../../../../src/pi/shared/display-width.js";
+} from "../../../src/pi/shared/display-width.js";
 
 // Text the way peers and the board produce it: ASCII, CJK, emoji (with and without joiners and
 // selectors), combining marks, controls, bidi characters, escape sequences, lone surrogates.

@@ -5,8 +5,8 @@
 // invariant sets run, and neither context may write inside the other's folder. A failure names the
 // seed; SIM_COMBINED_SEED=<n> replays exactly that schedule and prints its log.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installWallClock } from "./bus/wall-clock.js";
-import { runCombinedSeed } from "./combined/run-combined-seed.js";
+import { installWallClock } from "../bus/wall-clock.js";
+import { runCombinedSeed } from "./run-combined-seed.js";
 
 const seedCount = Number(process.env.SIM_COMBINED_SEEDS ?? 100);
 const only = process.env.SIM_COMBINED_SEED;

@@ -1,10 +1,10 @@
 // One seeded schedule from start to quiet, with the invariants checked after every step.
-import { askWaitMs } from "../../src/domain/mail/limits.js";
+import { askWaitMs } from "../../../src/domain/mail/limits.js";
+import { traceStep } from "../shared/trace.js";
 import { unreachedCount } from "./delivery-invariants.js";
 import { startTwin } from "./fault-steps.js";
 import { checkQuiet, checkStep } from "./invariants.js";
 import { agentStep, flushMicrotasks, randomStep, reap } from "./scheduler.js";
-import { traceStep } from "./trace.js";
 import { advance, createWorld, inboxFiles, pollMs, setStopped, startSession, type World } from "./world.js";
 
 const stepsPerSeed = 160;

@@ -2,7 +2,7 @@
 // its file system calls: it dies at the armed call (a write it dies in may be cut where Linux can
 // cut one), reads of claimed mail fail, a full disk cuts writes short, and another process's step
 // runs between two of its calls (memfs is synchronous, so that is where a race can happen).
-import type { FsLike } from "../../src/adapters/fs/shared/fs-like.js";
+import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
 
 /** A page: Linux copies a write into the page cache page by page and checks for a fatal signal only
  * between pages, so a process killed during a write leaves a prefix that ends on a page boundary of
