@@ -17,6 +17,8 @@ export interface MailConfig {
 
 export const defaultConfig: MailConfig = { hopLimit: hopLimitDefault, pruneAfterDays: pruneAfterDaysDefault };
 
+const defaultsWords = `${hopLimitDefault} hops, ${pruneAfterDaysDefault} days`;
+
 /** What reading `session-mail.json` found: absent, its text, or why it could not be read. */
 export type ConfigSource =
   | { kind: "missing" }
@@ -60,10 +62,13 @@ export function readConfig(source: ConfigSource, path: string): ConfigReading {
   try {
     raw = JSON.parse(source.text);
   } catch {
-    return { config: defaultConfig, problem: `${path} is not valid JSON; using the defaults (5 hops, 30 days).` };
+    return { config: defaultConfig, problem: `${path} is not valid JSON; using the defaults (${defaultsWords}).` };
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { config: defaultConfig, problem: `${path} must hold a JSON object; using the defaults (5 hops, 30 days).` };
+    return {
+      config: defaultConfig,
+      problem: `${path} must hold a JSON object; using the defaults (${defaultsWords}).`,
+    };
   }
   const record = raw as Record<string, unknown>;
   const problems: string[] = [];

@@ -121,7 +121,10 @@ export function frameMail(input: LabelInput): string {
   const { envelope, sender } = input;
   const { text, cut } = cutUtf8(envelope.body, injectBodyBytesMax);
   const lines = [fromLine(envelope, sender), kindLine(input), "", neutralize(text)];
-  if (cut) lines.push(`[The body was cut at 32 KiB; the whole envelope is at ${field(input.path)}.]`);
+  if (cut)
+    lines.push(
+      `[The body was cut at ${injectBodyBytesMax / 1024} KiB; the whole envelope is at ${field(input.path)}.]`,
+    );
   if (envelope.kind === "reply") lines.push("", ...quoteLines(input.quoted));
   lines.push(endLine(envelope, sender));
   return lines.join("\n");

@@ -13,6 +13,7 @@ import type {
 import { neutralize } from "../../domain/mail/framing.js";
 import { describeHopRefusal } from "../../domain/mail/hop-rules.js";
 import {
+  askWaitMs,
   injectBodyBytesMax,
   labelFieldCharsMax,
   mailboxListedMax,
@@ -115,12 +116,12 @@ export function describeAskOutcome(outcome: AskOutcome, to: string): string {
       const { envelope, path } = outcome;
       const { text, cut } = cutUtf8(envelope.body, injectBodyBytesMax);
       const status = envelope.status === "done" ? "Answer" : `Not an answer (status ${envelope.status})`;
-      const tail = cut ? `\n[cut at 32 KiB; the whole reply is at ${field(path)}]` : "";
+      const tail = cut ? `\n[cut at ${injectBodyBytesMax / 1024} KiB; the whole reply is at ${field(path)}]` : "";
       // A peer's body, like injected mail's: a line of it that begins with [mailbox] is quoted.
       return `${status} from ${field(to)}:\n\n${neutralize(text)}${tail}`;
     }
     case "timeout":
-      return `No answer yet from ${field(to)} after 10 minutes; stopped waiting. A later answer arrives as mail.`;
+      return `No answer yet from ${field(to)} after ${askWaitMs / 60_000} minutes; stopped waiting. A later answer arrives as mail.`;
     case "target-gone":
       return `${field(to)} stopped running before it answered; stopped waiting. If it resumes and answers, the answer arrives as mail.`;
     case "aborted":

@@ -5,6 +5,7 @@ import type { TObject, TString } from "typebox";
 import type { Address } from "../../domain/mail/address.js";
 import { displayNames } from "../../domain/mail/addressing.js";
 import type { AskProgress, MailboxEngine } from "../../domain/mail/engine/index.js";
+import { askWaitMs, idPrefixCharsMin } from "../../domain/mail/limits.js";
 import { renderToolResult } from "../shared/tool-view.js";
 import { renderToolCall } from "./renderers.js";
 import { describeAskOutcome, describeReplyError, describeSendError, describeSent, describeSessions } from "./texts.js";
@@ -37,7 +38,7 @@ function textParameters<K extends string>(descriptions: Record<K, string>): TObj
   return { type: "object", properties, required: keys } as unknown as TObject<Record<K, TString>>;
 }
 
-const toParameter = "Session name, id prefix of at least 8 characters, or full id";
+const toParameter = `Session name, id prefix of at least ${idPrefixCharsMin} characters, or full id`;
 
 export function registerMailTools(pi: ExtensionAPI, engine: EngineRef): void {
   registerList(pi, engine);
@@ -96,8 +97,7 @@ function registerAsk(pi: ExtensionAPI, engine: EngineRef): void {
   pi.registerTool({
     name: "session_mail_ask",
     label: "Mail: ask and wait",
-    description:
-      "Asks another running Pi session a question and waits (up to 10 minutes) for its answer, which becomes this tool's result. One ask at a time.",
+    description: `Asks another running Pi session a question and waits (up to ${askWaitMs / 60_000} minutes) for its answer, which becomes this tool's result. One ask at a time.`,
     promptSnippet: "ask another running Pi session a question and wait for its answer",
     promptGuidelines: [
       "Use session_mail_ask when you need another session's answer before you can go on; it blocks until the answer arrives.",

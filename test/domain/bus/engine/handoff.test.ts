@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { FsLike } from "../../../../src/adapters/fs/shared/fs-like.js";
 import { describeBusError } from "../../../../src/domain/bus/bus-errors.js";
 import { messageTtlMs } from "../../../../src/domain/bus/limits.js";
 import { acceptText } from "../../../../src/pi/bus/texts.js";
@@ -23,6 +24,16 @@ const ownersOf = (h: ReturnType<typeof createBusHarness>, key: string) =>
     .claimFiles()
     .filter((name) => name.startsWith(key.replace("/", "%2F")))
     .map((name) => name.split("~")[1]);
+
+/** A wrapFs whose renameSync goes through `rename` (given the real one). */
+const onRename =
+  (rename: (real: (from: string, to: string) => void, from: string, to: string) => void) => (fs: FsLike) =>
+    new Proxy(fs, {
+      get(target, prop, receiver) {
+        if (prop !== "renameSync") return Reflect.get(target, prop, receiver);
+        return (from: string, to: string) => rename((a, b) => target.renameSync(a, b), from, to);
+      },
+    });
 
 function offer(lead: ReturnType<typeof pair>["lead"], paths = ["src/api", "README.md"]) {
   return lead.send({ to: "peer", kind: "handoff", text: "Take the API work.", paths })._unsafeUnwrap().messageId;
@@ -142,18 +153,12 @@ describe("a handoff's offer", () => {
     carol.join({ label: "carol" });
     // Carol's claim of docs lists claims/ while docs' claim is mid-rename: she sees no holder.
     const peer = h.start("bob", {
-      wrapFs: (fs) =>
-        new Proxy(fs, {
-          get(target, prop, receiver) {
-            if (prop !== "renameSync") return Reflect.get(target, prop, receiver);
-            return (from: string, to: string) => {
-              if (!from.includes("/claims/docs~")) return target.renameSync(from, to);
-              target.renameSync(from, `${busRoot}/in-flight`);
-              carol.claim(["docs"])._unsafeUnwrap();
-              return target.renameSync(`${busRoot}/in-flight`, to);
-            };
-          },
-        }),
+      wrapFs: onRename((rename, from, to) => {
+        if (!from.includes("/claims/docs~")) return rename(from, to);
+        rename(from, `${busRoot}/in-flight`);
+        carol.claim(["docs"])._unsafeUnwrap();
+        rename(`${busRoot}/in-flight`, to);
+      }),
     }).engine;
     peer.join({ label: "peer" });
     lead.claim(["src/api", "docs"]);
@@ -176,17 +181,10 @@ describe("a handoff's offer", () => {
     lead.join({ label: "lead" });
     let renames = 0;
     const dying = h.start("bob", {
-      wrapFs: (fs) =>
-        new Proxy(fs, {
-          get(target, prop, receiver) {
-            if (prop !== "renameSync") return Reflect.get(target, prop, receiver);
-            return (from: string, to: string) => {
-              if (from.includes("/claims/") && ++renames === 2)
-                throw Object.assign(new Error("killed"), { code: "EIO" });
-              return target.renameSync(from, to);
-            };
-          },
-        }),
+      wrapFs: onRename((rename, from, to) => {
+        if (from.includes("/claims/") && ++renames === 2) throw Object.assign(new Error("killed"), { code: "EIO" });
+        rename(from, to);
+      }),
     }).engine;
     dying.join({ label: "peer" });
     lead.claim(["src/api", "docs"]);
