@@ -2,6 +2,7 @@
 // fields pass, `paths` may be absent), written only after its shape and caps are asserted.
 import { err, ok, type Result } from "neverthrow";
 import { decodeShaped, list, oneOf, record, type Shape, text } from "../shared/shape.js";
+import { codePointCount } from "../shared/text/code-points.js";
 import { utf8Bytes } from "../shared/text/utf8.js";
 import type { BusKind, BusMessage } from "./bus-files.js";
 import { busId, isBusId, isClaimKey } from "./claim-key.js";
@@ -15,18 +16,6 @@ import {
 } from "./limits.js";
 
 const busKinds: readonly BusKind[] = ["message", "event", "ask", "handoff"];
-
-/** Unicode code points in `value` (a lone surrogate counts as one): the unit of the text cap. */
-export function codePointCount(value: string): number {
-  let count = 0;
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    const next = value.charCodeAt(i + 1);
-    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
-    count++;
-  }
-  return count;
-}
 
 const messageText: Shape = (value, path) => {
   if (typeof value !== "string") return `${path} must be a string`;

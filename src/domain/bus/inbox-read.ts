@@ -2,6 +2,7 @@
 // before the row that would pass the budget, the rest named in one `… N more` line. Pure: the
 // engine peeks, this plans, the engine consumes exactly the names it shows.
 import type { InboxPeek, Unreadable } from "../../ports/bus/bus-store.js";
+import { clipCodePoints, codePointCount } from "../shared/text/code-points.js";
 import { sanitizeField } from "../shared/text/sanitize.js";
 import type { BusMessage } from "./bus-files.js";
 import {
@@ -14,7 +15,6 @@ import {
   pathShownCharsMax,
   pathsShownMax,
 } from "./limits.js";
-import { clipCodePoints, codePointCount } from "./text-clip.js";
 
 export interface InboxRow {
   /** The inbox file: consumed once shown. */

@@ -1,8 +1,8 @@
 // What new mail does to a listening session: the engine decides, the host delivers.
 import type { MailNotice, NoticeMessage } from "../../ports/bus/bus-host.js";
+import { clipCodePoints } from "../shared/text/code-points.js";
 import type { BusMessage } from "./bus-files.js";
 import { handoffBodyCharsMax, noticePreviewCharsMax } from "./limits.js";
-import { clipCodePoints } from "./text-clip.js";
 
 /** What the session asked for at its last join: listen or not, and raise a turn or wait for one. */
 export interface Listening {

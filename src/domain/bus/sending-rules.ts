@@ -1,11 +1,11 @@
 // What `send` may write: the kinds, the text, and who `to` reaches. Pure: the engine
 // hands it the sessions it judged.
 import { err, ok, type Result } from "neverthrow";
+import { codePointCount } from "../shared/text/code-points.js";
 import type { BusKind } from "./bus-files.js";
 import { sameLabel } from "./labels.js";
 import { messageTextCharsMax } from "./limits.js";
 import type { SessionState } from "./session-liveness.js";
-import { codePointCount } from "./text-clip.js";
 
 const busKinds: readonly BusKind[] = ["message", "event", "ask", "handoff"];
 /** `to` meaning every active session but this one; events only. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { BusMessage } from "../../../src/domain/bus/bus-files.js";
 import {
-  codePointCount,
   decodeBusMessage,
   encodeBusMessage,
   messageFileName,
   messageIdOfFileName,
 } from "../../../src/domain/bus/bus-message.js";
 import { messageTextCharsMax, pathsPerCallMax } from "../../../src/domain/bus/limits.js";
+import { codePointCount } from "../../../src/domain/shared/text/code-points.js";
 
 const message: BusMessage = {
   id: "m-1",

@@ -4,11 +4,11 @@
 // session's id, under its label when it has one. A holder gone since the look is not written to: its
 // inbox has no reader any more.
 import { err, ok, type Result } from "neverthrow";
+import { clipCodePoints } from "../../shared/text/code-points.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimedWrite } from "../claimed-writes.js";
 import { pathShownCharsMax, pathsPerCallMax, shellCommandShownCharsMax, shellWritesNamedMax } from "../limits.js";
-import { clipCodePoints } from "../text-clip.js";
 import type { BusContext } from "./context.js";
 import type { Membership } from "./membership.js";
 import { readSessions } from "./peers.js";

@@ -1,4 +1,5 @@
-// The bus counts text in Unicode code points: the send cap, the body clips and the read budget.
+// Text counted in Unicode code points (a lone surrogate counts as one): the bus's send cap, body
+// clips and read budget, and every clip of a shown field that must not cut a character in half.
 
 export function codePointCount(text: string): number {
   let count = 0;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clipCodePoints, codePointCount } from "../../../src/domain/bus/text-clip.js";
+import { clipCodePoints, codePointCount } from "../../../../src/domain/shared/text/code-points.js";
 
 describe("code points", () => {
   it("counts an astral character once, not as two UTF-16 units", () => {
