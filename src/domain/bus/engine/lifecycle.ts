@@ -1,6 +1,6 @@
 // The heartbeat, and the ends of a membership: adopted across a reload, taken by a newer
 // process of the same id, lost to a prune, left at shutdown.
-import type { TimerHandle } from "../../../ports/shared/clock.js";
+import { createRepeatingTimer, type RunOutcome } from "../../shared/ticker.js";
 import type { ClaimName, SessionRecord } from "../bus-files.js";
 import { heartbeatMs } from "../limits.js";
 import { namesProcess } from "../session-liveness.js";
@@ -67,44 +67,38 @@ function leave(ctx: BusContext, membership: Membership): string[] {
 }
 
 export function createLifecycle(ctx: BusContext, membership: Membership): Lifecycle {
-  let timer: TimerHandle | undefined;
   let closed = false;
   /** When this process last wrote its record (a join or a beat), by the wall clock peers age it by. */
   let writtenMs = ctx.clock.now();
-  const stop = () => {
-    timer?.cancel();
-    timer = undefined;
-  };
-  const schedule = () => {
-    stop();
-    if (!closed) timer = ctx.clock.setTimer(heartbeatMs, beat);
-  };
+  const heartbeat = createRepeatingTimer(ctx.clock, heartbeatMs, () => beat());
 
-  function beat(): void {
+  /** Touches the record. A beat that loses the record or the id stops the heartbeat (through the
+   * membership's change); one the store refused tries again a whole interval later. */
+  function beat(): RunOutcome {
     const record = membership.record();
-    if (closed || record === undefined) return;
+    if (closed || record === undefined) return "done";
     // In place, never a new file: a record a prune removed is not written back over the claims it
     // reaped (a beat that did so kept a record and token whose claims were gone, and nobody knew).
     const touched = ctx.store.touchRecord(record, ctx.clock.now());
     if (touched.isErr()) {
       ctx.warnOnce("heartbeat", { kind: "store-failed", op: "heartbeat", error: touched.error });
-      schedule();
-      return;
+      heartbeat.restart();
+      return "again";
     }
     const outcome = touched.value;
     switch (outcome.kind) {
       case "missing":
         rejoinAfterLoss(ctx, membership, record);
-        return;
+        return "done";
       case "changed":
         membership.drop();
         ctx.host.warn({ kind: "displaced", pid: outcome.record.pid });
-        return;
+        return "done";
       case "touched":
         writtenMs = ctx.clock.now();
         ctx.recovered("heartbeat");
-        schedule();
-        return;
+        heartbeat.restart();
+        return "again";
       default: {
         const never: never = outcome;
         throw new Error(`unknown heartbeat outcome ${JSON.stringify(never)}`);
@@ -114,16 +108,18 @@ export function createLifecycle(ctx: BusContext, membership: Membership): Lifecy
 
   return {
     membershipChanged(joined) {
-      if (!joined) stop();
+      if (!joined) heartbeat.stop();
       else {
         // A join (or an adoption) has just written or read a current record.
         writtenMs = ctx.clock.now();
-        if (timer === undefined) schedule();
+        heartbeat.start();
       }
     },
-    beat,
+    beat: () => {
+      beat();
+    },
     freshen() {
-      if (timer !== undefined && ctx.clock.now() - writtenMs > heartbeatMs) beat();
+      if (heartbeat.armed() && ctx.clock.now() - writtenMs > heartbeatMs) beat();
     },
     resumeAfterReload() {
       const identity = membership.identity();
@@ -136,7 +132,7 @@ export function createLifecycle(ctx: BusContext, membership: Membership): Lifecy
       if (closed) return [];
       const released = reason === "reload" ? [] : leave(ctx, membership);
       closed = true;
-      stop();
+      heartbeat.stop();
       return released;
     },
   };

@@ -1,8 +1,13 @@
 // The poll does the work the watcher's hints may have missed, and the chores of a running mailbox:
 // retries, the record's refresh, the owner check, the tmp/ sweep. Owns its timer and cadences.
-import type { TimerHandle } from "../../../ports/shared/clock.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import { createTicker, type Ticker } from "../../shared/ticker.js";
+import {
+  createRepeatingTimer,
+  createTicker,
+  type RepeatingTimer,
+  type RunOutcome,
+  type Ticker,
+} from "../../shared/ticker.js";
 import { sweepEveryPolls, tmpLeftoverAgeMs } from "../limits.js";
 import type { AskLedger } from "./ask-ledger.js";
 import { rebuildAwaiting } from "./awaiting.js";
@@ -28,7 +33,7 @@ export interface Poll {
 }
 
 interface PollState {
-  timer: TimerHandle | undefined;
+  timer: RepeatingTimer;
   sweeps: Ticker;
   /** The sweep and prune of a start, run by the first poll. */
   chores: (() => void) | undefined;
@@ -56,7 +61,11 @@ type PollContext = MailContext & PollParts;
 
 export function createPoll(mail: MailContext, parts: PollParts): Poll {
   const ctx: PollContext = { ...mail, ...parts };
-  const s: PollState = { timer: undefined, sweeps: createTicker(sweepEveryPolls), chores: undefined };
+  const s: PollState = {
+    timer: createRepeatingTimer(ctx.clock, ctx.pollIntervalMs, () => poll(ctx, s)),
+    sweeps: createTicker(sweepEveryPolls),
+    chores: undefined,
+  };
   return {
     checkOwner: () => checkOwner(ctx),
     begin(pruneAfterDays) {
@@ -67,24 +76,17 @@ export function createPoll(mail: MailContext, parts: PollParts): Poll {
         sweep(ctx);
         pruneBoxes(ctx, ctx.presence, pruneAfterDays);
       };
-      schedule(ctx, s);
+      s.timer.start();
     },
-    cancel: () => s.timer?.cancel(),
+    cancel: () => s.timer.stop(),
   };
 }
 
-function schedule(ctx: PollContext, s: PollState): void {
-  s.timer = ctx.clock.setTimer(ctx.pollIntervalMs, () => poll(ctx, s));
-}
-
-function poll(ctx: PollContext, s: PollState): void {
-  if (ctx.session.closed() || !rootHolds(ctx, ctx.halt)) return;
-  try {
-    pollOnce(ctx, s);
-  } finally {
-    // A throw from one poll must not stop every later one.
-    if (!ctx.session.closed()) schedule(ctx, s);
-  }
+/** One poll; a throw from it does not stop the later ones (the timer arms again). */
+function poll(ctx: PollContext, s: PollState): RunOutcome {
+  if (ctx.session.closed() || !rootHolds(ctx, ctx.halt)) return "done";
+  pollOnce(ctx, s);
+  return ctx.session.closed() ? "done" : "again";
 }
 
 function pollOnce(ctx: PollContext, s: PollState): void {
