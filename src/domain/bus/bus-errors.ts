@@ -1,6 +1,7 @@
 // Every way a bus action fails, and the one describer that puts it into words. Anything a peer or
 // the disk could have shaped (labels, ids, paths, file names, errno text) is sanitized here.
 import type { StoreError } from "../../ports/shared/store-error.js";
+import { describeStoreError, type StorePlace } from "../shared/store-error-words.js";
 import { sanitizeField } from "../shared/text/sanitize.js";
 import type { PathError } from "./claim-paths.js";
 import type { ClaimConflict } from "./claim-rules.js";
@@ -50,23 +51,18 @@ export type BusError =
 const label = (text: string) => sanitizeField(text, labelCharsMax);
 const path = (text: string) => sanitizeField(text, pathCharsMax);
 
+/** The bus folder's store failures in words: the shared sentences, naming the bus folder and the
+ * setting that moves it (the bus lives in Pi's agent folder). */
+const busFolder: StorePlace = {
+  root: "the bus folder",
+  setting: "PI_CODING_AGENT_DIR",
+  halted: "the bus is not used from it",
+  pathCharsMax,
+  messageCharsMax: pathCharsMax,
+};
+
 export function describeBusStoreError(error: StoreError): string {
-  switch (error.kind) {
-    case "io":
-      return sanitizeField(error.message, pathCharsMax);
-    case "not-a-folder":
-      return `${path(error.path)} is not a real folder`;
-    case "foreign-owner":
-      return `${path(error.path)} belongs to another user (uid ${error.uid})`;
-    case "open-ancestor":
-      return `${path(error.path)} may be written by other users`;
-    case "root-replaced":
-      return `the bus folder ${path(error.path)} was moved or replaced`;
-    default: {
-      const never: never = error;
-      return never;
-    }
-  }
+  return describeStoreError(error, busFolder);
 }
 
 function lapseWords(reason: OfferLapse | "released"): string {

@@ -1,8 +1,11 @@
 // The words for an unsafe mail root: what is wrong and how to fix it, the same in the engine's
 // notices and in the Pi texts (both through the one describeStoreError), every path sanitized.
 import { describe, expect, it } from "vitest";
-import { describePathSafety } from "../../../src/domain/mail/path-safety.js";
-import { describeStoreError as describeInEngine, describeStoreError } from "../../../src/domain/mail/store-errors.js";
+import {
+  describeStoreError as describeInEngine,
+  describePathSafety,
+  describeStoreError,
+} from "../../../src/domain/mail/store-errors.js";
 import type { PathSafetyError } from "../../../src/ports/shared/store-error.js";
 
 describe("describePathSafety", () => {

@@ -10,7 +10,8 @@ import type { AsideEntry } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { assertEntryName } from "../shared/fs-files.js";
-import { ensureOwn, type FsBusContext, folderThere, inboxFolder, scanFolder, unlinkIfThere } from "./fs-bus-folders.js";
+import { unlinkIfThere } from "../shared/fs-leftovers.js";
+import { ensureOwn, type FsBusContext, folderThere, inboxFolder, scanFolder } from "./fs-bus-folders.js";
 import { forget, knownIndex, learn } from "./fs-bus-inbox-index.js";
 
 export const asideFolderName = ".shown";

@@ -6,8 +6,9 @@ import type { ClaimName } from "../../../domain/bus/bus-files.js";
 import { encodeClaimName, encodeMarkName } from "../../../domain/bus/claim-key.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
+import { lstatIfThere } from "../shared/fs-leftovers.js";
 import { unlinkNamed } from "./fs-bus-claims.js";
-import { type FsBusContext, folderPath, lstatIfThere } from "./fs-bus-folders.js";
+import { type FsBusContext, folderPath } from "./fs-bus-folders.js";
 
 export function removeMarks(ctx: FsBusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
   return unlinkNamed(ctx, claims, encodeMarkName);

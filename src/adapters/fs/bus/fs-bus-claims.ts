@@ -16,17 +16,16 @@ import type { ClaimListing } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { removeQuietly, writeAll } from "../shared/fs-files.js";
+import { lstatIfThere, unlinkIfThere } from "../shared/fs-leftovers.js";
 import { claimVisitor } from "./fs-bus-claim-pages.js";
 import {
   ensureOwn,
   type FsBusContext,
   folderPath,
   folderThere,
-  lstatIfThere,
   ownFolderStats,
   scanFolder,
   tmpName,
-  unlinkIfThere,
 } from "./fs-bus-folders.js";
 
 /** One listing, the names decoded; entries that are not regular files (by the listing's own types)

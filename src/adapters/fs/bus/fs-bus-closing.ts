@@ -13,19 +13,11 @@ import {
 } from "../../../domain/bus/limits.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
+import { lstatIfThere, unlinkIfThere } from "../shared/fs-leftovers.js";
 import type { FsStats } from "../shared/fs-like.js";
 import { checkRootPath, openToOthers, permissionsOf } from "../shared/fs-path-safety.js";
 import { asideFolderName } from "./fs-bus-aside.js";
-import {
-  closeFolder,
-  type FsBusContext,
-  folderPath,
-  lstatIfThere,
-  scanFolder,
-  sharedBits,
-  tmpName,
-  unlinkIfThere,
-} from "./fs-bus-folders.js";
+import { closeFolder, type FsBusContext, folderPath, scanFolder, sharedBits, tmpName } from "./fs-bus-folders.js";
 
 const ownFileMode = 0o600;
 /** What another user left in a bus folder is renamed into tmp/ under this prefix: nothing reads

@@ -145,18 +145,6 @@ export function readWhole(fs: FsLike, path: string): Result<Dir, StoreError> {
 
 type Dir = ReturnType<FsLike["opendirSync"]>;
 
-/** lstat that tells a vanished entry (undefined) from a failure. */
-export function lstatIfThere(fs: FsLike, path: string): Result<FsStats | undefined, StoreError> {
-  const seen = attempt("lstat", path, () => fs.lstatSync(path));
-  return failedWith(seen, "ENOENT") ? ok(undefined) : seen;
-}
-
-/** Unlink where an entry already gone counts as removed; `true` when this call removed it. */
-export function unlinkIfThere(fs: FsLike, path: string): Result<boolean, StoreError> {
-  const gone = attempt("unlink", path, () => fs.unlinkSync(path));
-  return failedWith(gone, "ENOENT") ? ok(false) : gone.map(() => true);
-}
-
 /** A folder others may only read is closed quietly (nobody else could change what is in it); one
  * they may write has the whole bus closed and searched. A judgement of stats already read: while the
  * folders are closed, this check costs no syscall. */

@@ -16,8 +16,9 @@ import {
 } from "../../../domain/bus/limits.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt } from "../shared/fs-errors.js";
+import { lstatIfThere } from "../shared/fs-leftovers.js";
 import type { FsLike } from "../shared/fs-like.js";
-import { type FsBusContext, inboxFolder, lstatIfThere, readWhole } from "./fs-bus-folders.js";
+import { type FsBusContext, inboxFolder, readWhole } from "./fs-bus-folders.js";
 
 type Dir = ReturnType<FsLike["opendirSync"]>;
 

@@ -22,6 +22,7 @@ import type {
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, writeAtomic } from "../shared/fs-files.js";
+import { unlinkIfThere } from "../shared/fs-leftovers.js";
 import { readOwnEntry } from "../shared/fs-read.js";
 import {
   ensureOwn,
@@ -32,7 +33,6 @@ import {
   ownFolderStats,
   scanFolder,
   tmpName,
-  unlinkIfThere,
 } from "./fs-bus-folders.js";
 import {
   type Arrival,

@@ -10,18 +10,10 @@ import type { StoredOffer } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { removeQuietly, writeAtomic } from "../shared/fs-files.js";
+import { lstatIfThere, unlinkIfThere } from "../shared/fs-leftovers.js";
 import { readOwnEntry } from "../shared/fs-read.js";
 import { readClaimInstance } from "./fs-bus-claim-instance.js";
-import {
-  ensureOwn,
-  type FsBusContext,
-  folderPath,
-  folderThere,
-  lstatIfThere,
-  scanFolder,
-  tmpName,
-  unlinkIfThere,
-} from "./fs-bus-folders.js";
+import { ensureOwn, type FsBusContext, folderPath, folderThere, scanFolder, tmpName } from "./fs-bus-folders.js";
 
 const suffix = ".json";
 

@@ -17,6 +17,7 @@ import {
 import type { InboxPruned } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
+import { lstatIfThere, settleTombstone, sweepLeftovers, unlinkIfThere } from "../shared/fs-leftovers.js";
 import { asideFolderName } from "./fs-bus-aside.js";
 import {
   ensureOwn,
@@ -24,10 +25,8 @@ import {
   folderPath,
   folderThere,
   inboxFolder,
-  lstatIfThere,
   scanFolder,
   tmpName,
-  unlinkIfThere,
 } from "./fs-bus-folders.js";
 import { forgetTurn, takeTurn } from "./fs-bus-prune-turn.js";
 
@@ -163,13 +162,14 @@ function dropInbox(ctx: FsBusContext, id: string): Result<void, StoreError> {
 /** Removes an inbox moved into tmp/ when it is empty; else puts it back, or, when a sender made the
  * inbox anew meanwhile, moves its files into the new one (names are unique). */
 function settleTomb(ctx: FsBusContext, tomb: string, id: string): Result<void, StoreError> {
-  const empty = isEmptyFolder(ctx, tomb);
-  if (empty.isErr()) return failedWith(empty, "ENOENT") ? ok(undefined) : err(empty.error);
-  if (empty.value) return attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true }));
-  const folder = inboxFolder(ctx, id);
-  const back = attempt("rename", folder, () => ctx.fs.renameSync(tomb, folder));
-  if (back.isOk() || failedWith(back, "ENOENT")) return ok(undefined);
-  if (!failedWith(back, "ENOTEMPTY") && !failedWith(back, "EEXIST")) return err(back.error);
+  return settleTombstone(ctx.fs, tomb, inboxFolder(ctx, id), {
+    removable: (at) => isEmptyFolder(ctx, at),
+    merge: (at, folder) => mergeInbox(ctx, at, folder),
+    emptied: (at) => leftEmpty(ctx, at),
+  }).map(() => undefined);
+}
+
+function mergeInbox(ctx: FsBusContext, tomb: string, folder: string): Result<void, StoreError> {
   const names: string[] = [];
   const scanned = scanFolder(ctx.fs, tomb, inboxEntriesMax, (entry) => names.push(entry.name));
   if (scanned.isErr()) return err(scanned.error);
@@ -177,16 +177,17 @@ function settleTomb(ctx: FsBusContext, tomb: string, id: string): Result<void, S
     const merged = attempt("rename", name, () => ctx.fs.renameSync(`${tomb}/${name}`, `${folder}/${name}`));
     if (merged.isErr()) return err(merged.error);
   }
-  const aside = mergeAside(ctx, tomb, folder);
-  if (aside.isErr()) return err(aside.error);
-  // What is left is dot-files, never mail (or entries past the bound: the next sweep moves them).
+  return mergeAside(ctx, tomb, folder);
+}
+
+/** What is left after a merge is dot-files, never mail, or entries past the bound (the next sweep
+ * moves them): only a tombstone with nothing but dot-files goes. */
+function leftEmpty(ctx: FsBusContext, tomb: string): boolean {
   let leftover = false;
   const left = scanFolder(ctx.fs, tomb, inboxEntriesMax, () => {
     leftover = true;
   });
-  if (left.isErr()) return err(left.error);
-  if (leftover || left.value) return ok(undefined);
-  return attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true }));
+  return left.isOk() && !left.value && !leftover;
 }
 
 /** Shown mail set aside in a moved inbox joins the new inbox's aside folder (names are unique). */
@@ -254,17 +255,11 @@ export function sweepTmp(ctx: FsBusContext, nowMs: number, olderThanMs: number):
   const names: string[] = [];
   const scanned = scanFolder(ctx.fs, folder, tmpSweepEntriesMax, (entry) => names.push(entry.name));
   if (scanned.isErr()) return err(scanned.error);
-  let swept = 0;
-  for (const name of names) {
-    const path = `${folder}/${name}`;
-    const seen = lstatIfThere(ctx.fs, path);
-    if (seen.isErr()) return err(seen.error);
-    if (seen.value === undefined || seen.value.mtimeMs >= nowMs - olderThanMs) continue;
-    const done = seen.value.isDirectory() ? settleLeftFolder(ctx, path, name) : unlinkIfThere(ctx.fs, path);
-    if (done.isErr()) return err(done.error);
-    if (done.value) swept++;
-  }
-  return ok(swept);
+  return sweepLeftovers(ctx.fs, folder, names, {
+    beforeMs: nowMs - olderThanMs,
+    removeMax: tmpSweepEntriesMax,
+    onFolder: (path, name) => settleLeftFolder(ctx, path, name),
+  });
 }
 
 /** A folder in tmp/ is only ever an inbox a prune moved there: `inbox~<id>~<uuid>`. */

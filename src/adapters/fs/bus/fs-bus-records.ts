@@ -15,6 +15,7 @@ import type {
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { writeAtomic } from "../shared/fs-files.js";
+import { lstatIfThere, unlinkIfThere } from "../shared/fs-leftovers.js";
 import type { FsStats } from "../shared/fs-like.js";
 import { readOpenEntry, readOwnEntry } from "../shared/fs-read.js";
 import {
@@ -22,11 +23,9 @@ import {
   type FsBusContext,
   folderPath,
   folderThere,
-  lstatIfThere,
   recordPath,
   scanFolder,
   tmpName,
-  unlinkIfThere,
 } from "./fs-bus-folders.js";
 
 const suffix = ".json";

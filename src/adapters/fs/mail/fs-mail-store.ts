@@ -24,6 +24,7 @@ import type {
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, listEntries, listMailNames, mayBeThere, writeAtomic } from "../shared/fs-files.js";
+import { sweepLeftovers } from "../shared/fs-leftovers.js";
 import type { FsLike } from "../shared/fs-like.js";
 import { readOwnEntry } from "../shared/fs-read.js";
 import { readAskLedger, writeAskLedger } from "./fs-ask-ledger.js";
@@ -268,8 +269,8 @@ function readAs(ctx: FsMailContext, name: string, path: string): Result<ClaimOut
   }
 }
 
-/** A crashed writer's leftovers: regular files (never links, never folders) last changed before
- * nowMs - olderThanMs, at most tmpSweepMax per call. */
+/** A crashed writer's leftovers in an address's tmp/: what is not a folder and was last changed
+ * before nowMs - olderThanMs, at most tmpSweepMax per call. */
 function sweepTmp(
   ctx: FsMailContext,
   address: Address,
@@ -280,18 +281,6 @@ function sweepTmp(
   const folder = boxFolder(ctx, address, box);
   const listed = checkBox(ctx, address, [box]).andThen(() => listEntries(ctx.fs, folder, folderEntriesMax));
   if (listed.isErr()) return err(listed.error);
-  let removed = 0;
-  for (const entry of listed.value.entries) {
-    if (removed >= tmpSweepMax) break;
-    if (entry.isDirectory() || entry.isSymbolicLink()) continue;
-    const path = `${folder}/${entry.name}`;
-    const seen = attempt("lstat", path, () => ctx.fs.lstatSync(path));
-    if (failedWith(seen, "ENOENT")) continue;
-    if (seen.isErr()) return err(seen.error);
-    if (!seen.value.isFile() || seen.value.mtimeMs >= nowMs - olderThanMs) continue;
-    const gone = attempt("unlink", path, () => ctx.fs.unlinkSync(path));
-    if (gone.isOk()) removed++;
-    else if (!failedWith(gone, "ENOENT")) return err(gone.error);
-  }
-  return ok(removed);
+  const names = listed.value.entries.map((entry) => entry.name);
+  return sweepLeftovers(ctx.fs, folder, names, { beforeMs: nowMs - olderThanMs, removeMax: tmpSweepMax });
 }

@@ -6,6 +6,7 @@ import type { BoxFacts } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith, notAFolder } from "../shared/fs-errors.js";
 import { checkFolder, ensureFolder, listEntries } from "../shared/fs-files.js";
+import { settleTombstone as settleLeftover } from "../shared/fs-leftovers.js";
 import { readEntry } from "../shared/fs-read.js";
 import { addressFolder, allBoxes, type FsMailContext, runningFolderName } from "./fs-boxes.js";
 import { readJournalIn } from "./fs-claim-journal.js";
@@ -118,28 +119,19 @@ export function removeBox(
 /** Removes the tombstone when nothing waits in it and its owner record is the one the prune judged
  * gone; otherwise puts it back at its address, or, when a sender made the folder anew meanwhile,
  * moves what waits in its new/ into the new folder. `judged` is undefined for a tombstone a crashed
- * prune left: any owner record in it keeps it (the next prune judges it again). */
+ * prune left: any owner record in it keeps it (the next prune judges it again). Returns whether it
+ * was removed. */
 export function settleTombstone(
   ctx: FsMailContext,
   address: Address,
   judged?: { ownerSeen: string | undefined },
 ): Result<boolean, StoreError> {
-  const tomb = tombstoneOf(ctx, address);
-  const seen = checkFolder(ctx.fs, tomb);
-  if (failedWith(seen, "ENOENT")) return ok(false);
-  if (seen.isErr()) return err(seen.error);
-  if (waitingIn(ctx, tomb) === 0 && !ownedSince(ctx, tomb, judged)) {
-    return attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true })).map(() => true);
-  }
-  const folder = addressFolder(ctx, address);
-  const back = attempt("rename", folder, () => ctx.fs.renameSync(tomb, folder));
-  if (back.isOk()) return ok(false);
-  if (!failedWith(back, "ENOTEMPTY") && !failedWith(back, "EEXIST")) return err(back.error);
-  const merged = mergeInto(ctx, tomb, folder);
-  if (merged.isErr()) return err(merged.error);
-  // Emptied of its unread mail, the tombstone goes; otherwise it waits for the next prune.
-  if (waitingIn(ctx, tomb) === 0) attempt("rm", tomb, () => ctx.fs.rmSync(tomb, { recursive: true, force: true }));
-  return ok(false);
+  return settleLeftover(ctx.fs, tombstoneOf(ctx, address), addressFolder(ctx, address), {
+    removable: (tomb) => ok(waitingIn(ctx, tomb) === 0 && !ownedSince(ctx, tomb, judged)),
+    merge: (tomb, folder) => mergeInto(ctx, tomb, folder),
+    // Emptied of its unread mail, the tombstone goes; otherwise it waits for the next prune.
+    emptied: (tomb) => waitingIn(ctx, tomb) === 0,
+  }).map((fate) => fate === "removed");
 }
 
 /** A session took the inbox after the prune judged it (it started between that look and the move):
