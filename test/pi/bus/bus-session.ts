@@ -1,13 +1,14 @@
 // One fake Pi session with session-bus loaded, and the per-test sandbox: a `git init` repository as
-// the cwd and a fresh PI_CODING_AGENT_DIR, so the real node wiring (git, fs, /proc, fs.watch) puts
-// the bus under `<agent dir>/session-bus/<key>/`; every started session is shut down afterwards.
+// the cwd and a fresh PI_CODING_AGENT_DIR and XDG_STATE_HOME (test/shared/pi-env-sandbox.ts), so the
+// real node wiring (git, fs, /proc, fs.watch) puts the bus under `<agent dir>/session-bus/<key>/`;
+// every started session is shut down afterwards, before the environment is put back.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentToolResult, EventBus, ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { afterEach, beforeEach } from "vitest";
 import sessionBus from "../../../src/pi/bus/index.js";
+import { createPiEnvSandbox, type PiEnvSandbox } from "../../shared/pi-env-sandbox.js";
 import { createFakeContext, createFakePi, type FakeContext, type FakePi, type SentMessage } from "../fake-pi.js";
 
 export type Mode = FakeContext["mode"];
@@ -161,8 +162,8 @@ function listed(dir: string | undefined, sub: string): string[] {
 }
 
 export function useBusSandbox(): BusSandbox {
-  const saved = { agent: process.env.PI_CODING_AGENT_DIR, state: process.env.XDG_STATE_HOME };
   const sessions: BusSession[] = [];
+  let env: PiEnvSandbox | undefined;
   let dir = "";
   const sandbox: BusSandbox = {
     get dir() {
@@ -197,28 +198,20 @@ export function useBusSandbox(): BusSandbox {
     },
   };
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "pi-bus-ext-"));
-    mkdirSync(join(dir, "agent"), { recursive: true });
+    env = createPiEnvSandbox("pi-bus-ext-");
+    dir = env.dir;
     mkdirSync(join(dir, "repo"), { recursive: true });
     execFileSync("git", ["init", "-q", join(dir, "repo")]);
-    process.env.PI_CODING_AGENT_DIR = join(dir, "agent");
-    process.env.XDG_STATE_HOME = join(dir, "state");
   });
   afterEach(async () => {
     for (const session of sessions.splice(0)) {
       session.context.stale = false;
       await session.shutdown();
     }
-    restore("PI_CODING_AGENT_DIR", saved.agent);
-    restore("XDG_STATE_HOME", saved.state);
-    rmSync(dir, { recursive: true, force: true });
+    env?.dispose();
+    env = undefined;
   });
   return sandbox;
-}
-
-export function restore(key: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[key];
-  else process.env[key] = value;
 }
 
 /** Session ids shaped like Pi's (UUIDv7); the derived-label suffix is their last hex digits. */

@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import sessionBus from "../../../src/pi/bus/index.js";
 import sessionMail from "../../../src/pi/mail/index.js";
+import { restoreEnv } from "../../shared/pi-env-sandbox.js";
 import { createFakeContext, createFakePi, type FakePi } from "../fake-pi.js";
 import { runningRecord } from "../mail/mail-files.js";
-import { ids, type Mode, restore, textOf, useBusSandbox } from "./bus-session.js";
+import { ids, type Mode, textOf, useBusSandbox } from "./bus-session.js";
 
 const sandbox = useBusSandbox();
 const modes: Mode[] = ["tui", "rpc", "json", "print"];
@@ -94,7 +95,7 @@ describe("session_start", () => {
     chmodSync(join(bin, "git"), 0o755);
     process.env.PATH = `${bin}:${savedPath ?? ""}`;
   });
-  afterEach(() => restore("PATH", savedPath));
+  afterEach(() => restoreEnv("PATH", savedPath));
   const gitCalls = () => {
     const log = join(sandbox.dir, "git.log");
     return existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [];
@@ -125,7 +126,7 @@ describe("session_start", () => {
 
 describe("PI_DISABLED_EXTENSIONS", () => {
   const saved = process.env.PI_DISABLED_EXTENSIONS;
-  afterEach(() => restore("PI_DISABLED_EXTENSIONS", saved));
+  afterEach(() => restoreEnv("PI_DISABLED_EXTENSIONS", saved));
 
   it.each(["session-bus", "SESSION-Bus", "session-mail,session-bus", " other  session-bus ", "x,\tsession-bus\n"])(
     "%j makes session-bus register nothing, and session-bus:join stays unanswered",
@@ -168,7 +169,7 @@ describe("PI_DISABLED_EXTENSIONS", () => {
 
 describe("both extensions on one event bus", () => {
   const saved = process.env.PI_DISABLED_EXTENSIONS;
-  afterEach(() => restore("PI_DISABLED_EXTENSIONS", saved));
+  afterEach(() => restoreEnv("PI_DISABLED_EXTENSIONS", saved));
   const mailRoot = () => join(sandbox.dir, "state", "pi-session-mail");
 
   it("side by side, each registers its own; a labelled join renames the session for mail through Pi, not through shared state", async () => {

@@ -1,12 +1,13 @@
 // One fake Pi session with session-mail loaded, and the per-test sandbox: a fresh temp
-// XDG_STATE_HOME and PI_CODING_AGENT_DIR, so the real node adapters write there, and every
-// started session shut down afterwards (its watcher and poll timer closed).
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// XDG_STATE_HOME and PI_CODING_AGENT_DIR (test/shared/pi-env-sandbox.ts), so the real node adapters
+// write there, and every started session shut down afterwards (its watcher and poll timer closed)
+// before the environment is put back.
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentToolResult, EventBus, ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { afterEach, beforeEach } from "vitest";
 import sessionMail from "../../../src/pi/mail/index.js";
+import { createPiEnvSandbox, type PiEnvSandbox } from "../../shared/pi-env-sandbox.js";
 import {
   createFakeContext,
   createFakePi,
@@ -153,8 +154,8 @@ export interface Sandbox {
 
 /** Registers beforeEach/afterEach: a fresh temp state and agent dir per test, sessions shut down after. */
 export function useSandbox(): Sandbox {
-  const saved = { state: process.env.XDG_STATE_HOME, agent: process.env.PI_CODING_AGENT_DIR };
   const sessions: FakeSession[] = [];
+  let env: PiEnvSandbox | undefined;
   let dir = "";
   const sandbox: Sandbox = {
     get root() {
@@ -180,24 +181,16 @@ export function useSandbox(): Sandbox {
     },
   };
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "pi-mail-ext-"));
-    mkdirSync(join(dir, "agent"), { recursive: true });
-    process.env.XDG_STATE_HOME = join(dir, "state");
-    process.env.PI_CODING_AGENT_DIR = join(dir, "agent");
+    env = createPiEnvSandbox("pi-mail-ext-");
+    dir = env.dir;
   });
   afterEach(async () => {
     for (const session of sessions.splice(0)) {
       session.context.stale = false;
       await session.shutdown();
     }
-    restore("XDG_STATE_HOME", saved.state);
-    restore("PI_CODING_AGENT_DIR", saved.agent);
-    rmSync(dir, { recursive: true, force: true });
+    env?.dispose();
+    env = undefined;
   });
   return sandbox;
-}
-
-function restore(key: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[key];
-  else process.env[key] = value;
 }

@@ -1,18 +1,18 @@
-// The bus world in one process: one memfs volume holding two worktrees of one repository and the
-// bus folder, one virtual clock (Date kept on it, wall-clock.ts), one process table, one watcher, and slots of sessions whose processes
-// each run a bus engine through their own crashable view of the disk.
+// The bus world in one process: one machine (test/shared/machine.ts) whose memfs volume holds two
+// worktrees of one repository and the bus folder, whose virtual clock keeps Date on it
+// (wall-clock.ts), with one process table and one watcher; and slots of sessions whose processes each
+// run a bus engine through their own crashable view of the disk.
 import type { Volume } from "memfs";
 import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
-import { createManualWatcher, type ManualWatcher } from "../../../src/adapters/memory/manual-watcher.js";
-import { createMemoryFs } from "../../../src/adapters/memory/memory-fs.js";
-import { createProcessTable, type ProcessTable } from "../../../src/adapters/memory/process-table.js";
+import type { ManualWatcher } from "../../../src/adapters/memory/manual-watcher.js";
+import type { ProcessTable } from "../../../src/adapters/memory/process-table.js";
 import { createRepoTable, type RepoTable } from "../../../src/adapters/memory/repo-table.js";
-import { createPrng, createSeededEntropy, type Prng } from "../../../src/adapters/memory/seeded-entropy.js";
-import { createVirtualClock, type VirtualClock } from "../../../src/adapters/memory/virtual-clock.js";
+import { createSeededEntropy, type Prng } from "../../../src/adapters/memory/seeded-entropy.js";
+import type { VirtualClock } from "../../../src/adapters/memory/virtual-clock.js";
 import type { BusEngine } from "../../../src/domain/bus/engine/index.js";
 import type { TimerHandle } from "../../../src/ports/shared/clock.js";
+import { createMachine, type Machine } from "../../shared/machine.js";
 import type { CrashSwitch, Interleave } from "../shared/faulty-fs.js";
-import type { Machine } from "../shared/machine.js";
 import type { BusAgent } from "./bus-agent.js";
 import { createLedger, type Ledger } from "./bus-ledger.js";
 import { recordingFs } from "./recording-fs.js";
@@ -126,21 +126,10 @@ function plantRepository(vol: Volume): void {
   vol.mkdirSync(agentDir, { recursive: true, mode: 0o700 });
 }
 
-function freshMachine(seed: number): Machine {
-  const { fs, vol } = createMemoryFs();
-  return {
-    prng: createPrng(seed),
-    clock: createVirtualClock(startMs),
-    table: createProcessTable(),
-    watcher: createManualWatcher(),
-    fs,
-    vol,
-  };
-}
-
 export function createBusWorld(seed: number, slotCount: number, machine?: Machine): BusWorld {
+  // Date is at the start time before any node is made: memfs stamps each one with it.
   setWallMs(startMs);
-  const { fs, vol, prng, clock, table, watcher } = machine ?? freshMachine(seed);
+  const { fs, vol, prng, clock, table, watcher } = machine ?? createMachine({ seed, startMs });
   plantRepository(vol);
   const repos = createRepoTable([{ common: repoCommon, roots: repoRoots }]);
   const busRoot = `${agentDir}/session-bus/${keyFor(repos)}`;

@@ -1,21 +1,16 @@
-// One world for both contexts: one memfs volume, one virtual clock (Date kept on it), one process
-// table, one watcher and one seeded generator, shared by a mail world (2-4 sessions) and a bus world
-// (2-4 slots). Some sessions are both: one Pi process runs a mailbox engine and a bus engine under
-// one session id and one pid, as Pi does with both extensions loaded. Those two engines share the
-// process's faults (one crash counter: it dies between any two fs calls of either), start together,
-// end together (a crash or kill -9 ends both, a quit shuts both down), and stop together (SIGSTOP or
-// a hang freezes both). Each context reaches the volume through a guard that says when it writes
-// inside the other's folder.
-import { createManualWatcher } from "../../../src/adapters/memory/manual-watcher.js";
-import { createMemoryFs } from "../../../src/adapters/memory/memory-fs.js";
-import { createProcessTable } from "../../../src/adapters/memory/process-table.js";
-import { createPrng } from "../../../src/adapters/memory/seeded-entropy.js";
-import { createVirtualClock } from "../../../src/adapters/memory/virtual-clock.js";
+// One world for both contexts: one machine (test/shared/machine.ts: memfs volume, process table,
+// watcher, seeded generator) whose virtual clock is wrapped to keep Date on it, shared by a mail world
+// (2-4 sessions) and a bus world (2-4 slots). Some sessions are both: one Pi process runs a mailbox
+// engine and a bus engine under one session id and one pid, as Pi does with both extensions loaded.
+// Those two engines share the process's faults (one crash counter: it dies between any two fs calls
+// of either), start together, end together (a crash or kill -9 ends both, a quit shuts both down),
+// and stop together (SIGSTOP or a hang freezes both). Each context reaches the volume through a guard
+// that says when it writes inside the other's folder.
+import { createMachine, type Machine } from "../../shared/machine.js";
 import { endProcess, startProcess, unhang } from "../bus/bus-process.js";
 import { agentDir, type BusProcess, type BusSlot, type BusWorld, createBusWorld, startMs } from "../bus/bus-world.js";
 import { setWallMs } from "../bus/wall-clock.js";
 import { createWorld, killSession, mailRoot, type Session, startSession, type World } from "../mail/world.js";
-import type { Machine } from "../shared/machine.js";
 import { type ContextWrites, contextFs } from "./context-fs.js";
 import { type SharedClock, sharedClock } from "./shared-clock.js";
 
@@ -62,27 +57,21 @@ export function createCombinedWorld(seed: number, shape = shapeOf(seed)): Combin
   const violations: string[] = [];
   const log: string[] = [];
   const writes = { mail: { count: 0 }, bus: { count: 0 } };
-  const { fs, vol } = createMemoryFs();
+  const parts = createMachine({ seed, startMs });
   let bus: BusWorld | undefined;
-  const clock = sharedClock(createVirtualClock(startMs), (ms) => {
+  // One clock for both worlds, keeping Date (memfs's mtimes) and the bus world's latest wall time.
+  const clock = sharedClock(parts.clock, (ms) => {
     setWallMs(ms);
     if (bus !== undefined) bus.maxWallMs = Math.max(bus.maxWallMs, ms);
   });
-  const machine: Machine = {
-    prng: createPrng(seed),
-    clock,
-    table: createProcessTable(),
-    watcher: createManualWatcher(),
-    fs,
-    vol,
-  };
+  const machine: Machine = { ...parts, clock };
   const mail = createWorld(seed, shape.mailSessions, {
     ...machine,
-    fs: contextFs(fs, "mail", busFolder, violations, writes.mail),
+    fs: contextFs(parts.fs, "mail", busFolder, violations, writes.mail),
   });
   bus = createBusWorld(seed, shape.busSlots, {
     ...machine,
-    fs: contextFs(fs, "bus", mailRoot, violations, writes.bus),
+    fs: contextFs(parts.fs, "bus", mailRoot, violations, writes.bus),
   });
   mail.violations = violations;
   bus.violations = violations;

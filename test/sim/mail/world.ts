@@ -1,20 +1,22 @@
-// The whole multi-session world in one process: one memfs volume, one virtual clock, one process
-// table, one watcher, N sessions each with its own engine, fake agent and crashable view of the disk.
+// The whole multi-session world in one process: one machine (memfs volume, virtual clock, process
+// table, watcher, seeded generator; test/shared/machine.ts), N sessions each with its own engine,
+// fake agent and crashable view of the disk. The world reaches the volume through a recording fs that
+// notes every envelope the moment it is published.
 import type { Volume } from "memfs";
 import { createFsMailStore } from "../../../src/adapters/fs/mail/fs-mail-store.js";
 import type { FsLike } from "../../../src/adapters/fs/shared/fs-like.js";
-import { createManualWatcher, type ManualWatcher } from "../../../src/adapters/memory/manual-watcher.js";
-import { createMemoryFs, memoryFsUid } from "../../../src/adapters/memory/memory-fs.js";
-import { createProcessTable, type ProcessTable } from "../../../src/adapters/memory/process-table.js";
-import { createPrng, createSeededEntropy, type Prng } from "../../../src/adapters/memory/seeded-entropy.js";
-import { createVirtualClock, type VirtualClock } from "../../../src/adapters/memory/virtual-clock.js";
+import type { ManualWatcher } from "../../../src/adapters/memory/manual-watcher.js";
+import { memoryFsUid } from "../../../src/adapters/memory/memory-fs.js";
+import type { ProcessTable } from "../../../src/adapters/memory/process-table.js";
+import { createSeededEntropy, type Prng } from "../../../src/adapters/memory/seeded-entropy.js";
+import type { VirtualClock } from "../../../src/adapters/memory/virtual-clock.js";
 import type { Address } from "../../../src/domain/mail/address.js";
 import type { ConfigSource } from "../../../src/domain/mail/config.js";
 import { type AskOutcome, createMailboxEngine, type MailboxEngine } from "../../../src/domain/mail/engine/index.js";
 import { decodeEnvelope, type Envelope } from "../../../src/domain/mail/envelope.js";
 import type { Clock, TimerHandle } from "../../../src/ports/shared/clock.js";
+import { createMachine, type Machine } from "../../shared/machine.js";
 import { type CrashSwitch, createFaultyFs, type Interleave, type ReadFaults } from "../shared/faulty-fs.js";
-import type { Machine } from "../shared/machine.js";
 import { trace } from "../shared/trace.js";
 import { createFakeAgent, createTranscript, type FakeAgent, type Transcript } from "./fake-agent.js";
 import { observeProcess } from "./process-observer.js";
@@ -162,21 +164,15 @@ function clockFor(clock: VirtualClock, timers: Set<TimerHandle>, alive: () => bo
   };
 }
 
-function freshMachine(seed: number): Machine {
-  const { fs, vol } = createMemoryFs();
-  return {
-    prng: createPrng(seed),
-    // Before the real date: memfs stamps mtimes with the real clock, so no folder ever looks 30 days
-    // old by age alone; the schedule exercises pruning through /mailbox prune (no age rule).
-    clock: createVirtualClock(1_700_000_000_000),
-    table: createProcessTable(),
-    watcher: createManualWatcher(),
-    fs,
-    vol,
-  };
-}
+/** Before the real date: memfs stamps mtimes with the real clock, so no folder ever looks 30 days old
+ * by age alone; the schedule exercises pruning through /mailbox prune (no age rule). */
+const startMs = 1_700_000_000_000;
 
-export function createWorld(seed: number, sessionCount: number, machine = freshMachine(seed)): World {
+export function createWorld(
+  seed: number,
+  sessionCount: number,
+  machine: Machine = createMachine({ seed, startMs }),
+): World {
   const { prng, fs, vol } = machine;
   const world: World = {
     seed,

@@ -1,25 +1,23 @@
-// Bus engines on one memfs volume, one virtual clock, one process table and one manual watcher, over
-// the real fs bus store. memfs stamps mtimes with Date, and an mtime is the heartbeat and the
-// arrival: Date is faked and kept on the virtual clock, timer by timer.
+// Bus engines on one machine (test/shared/machine.ts: memfs volume, virtual clock, process table,
+// manual watcher; no generator, the tests say every step), over the real fs bus store. memfs stamps
+// mtimes with Date, and an mtime is the heartbeat and the arrival: Date is faked and kept on the
+// virtual clock, timer by timer, from before the machine is built.
 import type { Volume } from "memfs";
 import { vi } from "vitest";
 import { createFsBusStore } from "../../../../src/adapters/fs/bus/fs-bus-store.js";
 import type { FsLike } from "../../../../src/adapters/fs/shared/fs-like.js";
-import { createManualWatcher, type ManualWatcher } from "../../../../src/adapters/memory/manual-watcher.js";
-import { createMemoryFs, memoryFsUid } from "../../../../src/adapters/memory/memory-fs.js";
+import type { ManualWatcher } from "../../../../src/adapters/memory/manual-watcher.js";
+import { memoryFsUid } from "../../../../src/adapters/memory/memory-fs.js";
 import { createMemoryRealPaths, exactNames } from "../../../../src/adapters/memory/memory-real-paths.js";
-import {
-  createProcessTable,
-  type ProcessTable,
-  type SpawnOptions,
-} from "../../../../src/adapters/memory/process-table.js";
+import type { ProcessTable, SpawnOptions } from "../../../../src/adapters/memory/process-table.js";
 import { createSeededEntropy } from "../../../../src/adapters/memory/seeded-entropy.js";
-import { createVirtualClock, type VirtualClock } from "../../../../src/adapters/memory/virtual-clock.js";
+import type { VirtualClock } from "../../../../src/adapters/memory/virtual-clock.js";
 import type { SessionRecord } from "../../../../src/domain/bus/bus-files.js";
 import { type BusEngine, createBusEngine } from "../../../../src/domain/bus/engine/index.js";
 import type { BusHost, BusWarning, MailNotice } from "../../../../src/ports/bus/bus-host.js";
 import type { RepoPlace } from "../../../../src/ports/bus/repo-resolver.js";
 import type { Clock, TimerHandle } from "../../../../src/ports/shared/clock.js";
+import { createMachine } from "../../../shared/machine.js";
 
 export const busRoot = "/agent/session-bus/repo-key";
 export const repo = "/repo";
@@ -127,10 +125,7 @@ function recordingHost(): RecordingBusHost {
 export function createBusHarness(): BusHarness {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(startMs);
-  const { fs, vol } = createMemoryFs();
-  const clock = createVirtualClock(startMs);
-  const table = createProcessTable();
-  const watcher = createManualWatcher();
+  const { fs, vol, clock, table, watcher } = createMachine({ startMs });
   const sessions = new Map<Name, BusSession>();
   const kills = new Map<Name, () => void>();
   const hangs = new Map<Name, (on: boolean) => void>();

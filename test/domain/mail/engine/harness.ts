@@ -1,16 +1,13 @@
-// Engines on one memfs volume, one virtual clock, one process table and one manual watcher, each
-// serving a small recording host: the engine's behaviour tests drive it only through its methods.
+// Engines on one machine (test/shared/machine.ts: memfs volume, virtual clock, process table, manual
+// watcher; no generator, the tests say every step), each serving a small recording host: the engine's
+// behaviour tests drive it only through its methods.
 import type { Volume } from "memfs";
 import { createFsMailStore } from "../../../../src/adapters/fs/mail/fs-mail-store.js";
-import { createManualWatcher, type ManualWatcher } from "../../../../src/adapters/memory/manual-watcher.js";
-import { createMemoryFs, memoryFsUid } from "../../../../src/adapters/memory/memory-fs.js";
-import {
-  createProcessTable,
-  type ProcessTable,
-  type SpawnOptions,
-} from "../../../../src/adapters/memory/process-table.js";
+import type { ManualWatcher } from "../../../../src/adapters/memory/manual-watcher.js";
+import { memoryFsUid } from "../../../../src/adapters/memory/memory-fs.js";
+import type { ProcessTable, SpawnOptions } from "../../../../src/adapters/memory/process-table.js";
 import { createSeededEntropy } from "../../../../src/adapters/memory/seeded-entropy.js";
-import { createVirtualClock, type VirtualClock } from "../../../../src/adapters/memory/virtual-clock.js";
+import type { VirtualClock } from "../../../../src/adapters/memory/virtual-clock.js";
 import type { Address } from "../../../../src/domain/mail/address.js";
 import type { ConfigSource } from "../../../../src/domain/mail/config.js";
 import {
@@ -20,6 +17,7 @@ import {
 } from "../../../../src/domain/mail/engine/index.js";
 import { decodeEnvelope, type Envelope, encodeEnvelope } from "../../../../src/domain/mail/envelope.js";
 import type { Clock, TimerHandle } from "../../../../src/ports/shared/clock.js";
+import { createMachine } from "../../../shared/machine.js";
 import { createRecordingHost, type RecordingHost } from "./recording-host.js";
 
 export const mailRoot = "/state/pi-session-mail";
@@ -140,10 +138,7 @@ export function trackedClock(
 }
 
 export function createHarness(): Harness {
-  const { fs, vol } = createMemoryFs();
-  const clock = createVirtualClock(startMs);
-  const table = createProcessTable();
-  const watcher = createManualWatcher();
+  const { fs, vol, clock, table, watcher } = createMachine({ startMs });
   const sessions = new Map<Name, Session>();
   let planted = 0;
   const crashes = new Map<Name, () => void>();
