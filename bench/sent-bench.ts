@@ -1,7 +1,9 @@
 // The sent-copy lookup of a reply: one reply naming the most requests a reply may name, against a
 // sent/ holding as many copies as one listing is bounded to, beside the floor of listing sent/ once.
+
 import { readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Address } from "../src/domain/mail/address.js";
 import { type Envelope, encodeEnvelope, envelopeFileName } from "../src/domain/mail/envelope.js";
 import { folderEntriesMax, inReplyToMax } from "../src/domain/mail/limits.js";
 import { alternate, freshRoot, startEngine } from "./fs-bench.js";
@@ -17,8 +19,8 @@ export interface SentLookupFigures {
   floorMs: number;
 }
 
-const self = "019ad0e0-0000-7000-8000-0000000000bb";
-const peer = "019ad0e0-0000-7000-8000-0000000000aa";
+const self = "019ad0e0-0000-7000-8000-0000000000bb" as Address;
+const peer = "019ad0e0-0000-7000-8000-0000000000aa" as Address;
 const idle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function mail(id: string, fields: Partial<Envelope>): Envelope {

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from "neverthrow";
 import { either, integer, list, oneOf, record, text } from "../shared/shape.js";
-import { isAddress } from "./address.js";
+import { type Address, isAddress } from "./address.js";
 import { idCharsMax, inReplyToMax } from "./limits.js";
 
 export const mailKinds = ["request", "ask", "message", "reply"] as const;
@@ -11,8 +11,8 @@ export type ReplyStatus = (typeof replyStatuses)[number];
 /** What this package writes: all nine fields, always. */
 export interface Envelope {
   id: string;
-  from: string;
-  to: string;
+  from: Address;
+  to: Address;
   kind: MailKind;
   hops: number;
   in_reply_to: string[];

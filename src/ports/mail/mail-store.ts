@@ -1,6 +1,6 @@
 import type { Result } from "neverthrow";
 import type { Address } from "../../domain/mail/address.js";
-import type { Envelope } from "../../domain/mail/envelope.js";
+import type { DecodeError, Envelope } from "../../domain/mail/envelope.js";
 import type { SetAsideReason } from "../shared/set-aside-reason.js";
 import type { StoreError } from "../shared/store-error.js";
 
@@ -9,7 +9,9 @@ export type { SetAsideReason } from "../shared/set-aside-reason.js";
 
 export type ClaimOutcome =
   /** Renamed new/ → cur/ and read: `text` is the whole file. */
-  | { kind: "claimed"; name: string; path: string; text: string }
+  | { kind: "claimed"; name: string; path: string; envelope: Envelope }
+  /** Read whole, but not an envelope this version can read (`error` says why). */
+  | { kind: "invalid"; name: string; path: string; error: DecodeError }
   /** Renamed new/ → cur/ but never opened as mail. */
   | { kind: "set-aside"; name: string; path: string; reason: SetAsideReason }
   /** Someone else claimed it first (or it vanished). */

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { Address } from "../../../src/domain/mail/address.js";
 import {
   decodeEnvelope,
   type Envelope,
@@ -9,8 +10,8 @@ import {
 } from "../../../src/domain/mail/envelope.js";
 import { idCharsMax } from "../../../src/domain/mail/limits.js";
 
-const alice = "11111111-1111-4111-8111-111111111111";
-const bob = "22222222-2222-4222-8222-222222222222";
+const alice = "11111111-1111-4111-8111-111111111111" as Address;
+const bob = "22222222-2222-4222-8222-222222222222" as Address;
 
 const full: Envelope = {
   id: "m-1",
@@ -198,7 +199,14 @@ describe("encodeEnvelope", () => {
         ts: fc.string(),
         body: fc.string({ unit: "binary" }),
       })
-      .map((e): Envelope => ({ ...e, status: e.kind === "reply" ? e.status : "" }));
+      .map(
+        (e): Envelope => ({
+          ...e,
+          from: e.from as Address,
+          to: e.to as Address,
+          status: e.kind === "reply" ? e.status : "",
+        }),
+      );
     fc.assert(
       fc.property(envelope, (e) => {
         expect(decodeEnvelope(encodeEnvelope(e))._unsafeUnwrap()).toEqual(e);
@@ -222,9 +230,9 @@ describe("encodeEnvelope", () => {
   });
 
   it("throws on a from or to that could not be read back as an address", () => {
-    expect(() => encodeEnvelope({ ...full, to: "../elsewhere" })).toThrow();
-    expect(() => encodeEnvelope({ ...full, from: "a/b" })).toThrow();
-    expect(() => encodeEnvelope({ ...full, to: ".hidden" })).toThrow();
+    expect(() => encodeEnvelope({ ...full, to: "../elsewhere" as Address })).toThrow();
+    expect(() => encodeEnvelope({ ...full, from: "a/b" as Address })).toThrow();
+    expect(() => encodeEnvelope({ ...full, to: ".hidden" as Address })).toThrow();
   });
 
   // "A reply's status says how the run ended ... Requests, asks and messages carry no status."

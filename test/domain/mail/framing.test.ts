@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { Address } from "../../../src/domain/mail/address.js";
 import type { Envelope } from "../../../src/domain/mail/envelope.js";
 import {
   endLine,
@@ -12,8 +13,8 @@ import {
 } from "../../../src/domain/mail/framing.js";
 import { utf8Bytes } from "../../../src/domain/shared/text/utf8.js";
 
-const alice = "11111111-1111-4111-8111-111111111111";
-const bob = "22222222-2222-4222-8222-222222222222";
+const alice = "11111111-1111-4111-8111-111111111111" as Address;
+const bob = "22222222-2222-4222-8222-222222222222" as Address;
 const running: Sender = { name: "alice-session", cwd: "/home/alice/proj" };
 const path = "/state/pi-session-mail/bob/cur/001-m-1.json";
 

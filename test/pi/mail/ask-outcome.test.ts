@@ -1,12 +1,14 @@
 // What session_mail_ask returns when the answer came: a peer's body, read by the model.
+
 import { describe, expect, it } from "vitest";
+import type { Address } from "../../../src/domain/mail/address.js";
 import type { Envelope } from "../../../src/domain/mail/envelope.js";
 import { describeAskOutcome } from "../../../src/pi/mail/texts.js";
 
 const answer = (body: string): Envelope => ({
   id: "0190c0c0-0000-7000-8000-00000000c0de",
-  from: "0190b0b0-0000-7000-8000-00000000b0b0",
-  to: "0190a0a0-0000-7000-8000-00000000a0a0",
+  from: "0190b0b0-0000-7000-8000-00000000b0b0" as Address,
+  to: "0190a0a0-0000-7000-8000-00000000a0a0" as Address,
   kind: "reply",
   hops: 1,
   in_reply_to: ["0190a0a0-0000-7000-8000-0000000000a5"],

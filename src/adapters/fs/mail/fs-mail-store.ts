@@ -5,7 +5,13 @@
 //   <root>/running/<address>.json          running records
 import { err, ok, type Result } from "neverthrow";
 import type { Address } from "../../../domain/mail/address.js";
-import { type Envelope, encodeEnvelope, envelopeFileName, mayBeMailName } from "../../../domain/mail/envelope.js";
+import {
+  decodeEnvelope,
+  type Envelope,
+  encodeEnvelope,
+  envelopeFileName,
+  mayBeMailName,
+} from "../../../domain/mail/envelope.js";
 import {
   envelopeFileBytesMax,
   folderEntriesMax,
@@ -132,7 +138,7 @@ function publish(
 ): Result<Delivered, StoreError> {
   const text = encodeEnvelope(envelope);
   // Branded by the schema check in the domain; addressFolder checks again before any path is built.
-  const address = (box === "new" ? envelope.to : envelope.from) as Address;
+  const address = box === "new" ? envelope.to : envelope.from;
   const name = envelopeFileName(sentAtMs, envelope.id);
   const finalPath = `${boxFolder(ctx, address, box)}/${name}`;
   return ensureBox(ctx, address, allBoxes)
@@ -256,8 +262,15 @@ function readAs(ctx: FsMailContext, name: string, path: string): Result<ClaimOut
   if (read.isErr()) return ok({ kind: "unread", name, path, error: read.error });
   const found = read.value;
   switch (found.kind) {
-    case "text":
-      return ok({ kind: "claimed", name, path, text: found.text });
+    case "text": {
+      // Decoded here, as the bus store decodes its messages: the engine meets envelopes, never text.
+      const decoded = decodeEnvelope(found.text);
+      return ok(
+        decoded.isOk()
+          ? { kind: "claimed", name, path, envelope: decoded.value }
+          : { kind: "invalid", name, path, error: decoded.error },
+      );
+    }
     case "set-aside":
       return ok({ kind: "set-aside", name, path, reason: found.reason });
     case "gone":

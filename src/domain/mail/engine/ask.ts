@@ -57,7 +57,7 @@ export function askAndWait(
     // The first report says the ask was just written (0 ms), whatever the clock moved meanwhile.
     const report = (first: boolean) => {
       if (done || onProgress === undefined) return;
-      onProgress({ to: sent.envelope.to as Address, waitedMs: first ? 0 : ctx.clock.now() - startedMs });
+      onProgress({ to: sent.envelope.to, waitedMs: first ? 0 : ctx.clock.now() - startedMs });
       progress = ctx.clock.setTimer(askProgressIntervalMs, () => report(false));
     };
     const finish = (outcome: AskOutcome) => {
@@ -71,7 +71,7 @@ export function askAndWait(
       parts.presence.write();
       resolve(ok({ sent, outcome }));
     };
-    waits.setWaiting({ id: sent.envelope.id, to: sent.envelope.to as Address, finish });
+    waits.setWaiting({ id: sent.envelope.id, to: sent.envelope.to, finish });
     signal?.addEventListener("abort", onAbort);
     if (signal?.aborted === true) finish({ kind: "aborted" });
     report(true);

@@ -3,7 +3,7 @@
 // the newest copies only: bounded work off the path of Pi's start.
 
 import type { Address } from "../address.js";
-import { decodeEnvelope, type Envelope, hasSendTimeName } from "../envelope.js";
+import { type Envelope, hasSendTimeName } from "../envelope.js";
 import { awaitingCopiesMax, awaitingRepliesMax } from "../limits.js";
 import type { AskLedger } from "./ask-ledger.js";
 import type { MailContext } from "./context.js";
@@ -42,7 +42,5 @@ export function rebuildAwaiting(
 
 function read(ctx: MailContext, address: Address, box: "cur" | "sent", name: string): Envelope | undefined {
   const found = box === "cur" ? ctx.store.readCur(address, name) : ctx.store.readSent(address, name);
-  if (found.isErr() || found.value.kind !== "claimed") return undefined;
-  const decoded = decodeEnvelope(found.value.text);
-  return decoded.isOk() ? decoded.value : undefined;
+  return found.isOk() && found.value.kind === "claimed" ? found.value.envelope : undefined;
 }

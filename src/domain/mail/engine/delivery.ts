@@ -2,8 +2,7 @@
 // yet read, the ids already delivered, and the message:inbound listeners.
 import type { ClaimOutcome } from "../../../ports/mail/mail-store.js";
 import { type BoundedIdSet, createBoundedIdSet } from "../../shared/bounded-id-set.js";
-import type { Address } from "../address.js";
-import { decodeEnvelope, type Envelope } from "../envelope.js";
+import type { Envelope } from "../envelope.js";
 import { frameMail, type QuotedRequest, type Sender } from "../framing.js";
 import { rememberedIdsMax } from "../limits.js";
 import type { AskLedger } from "./ask-ledger.js";
@@ -108,14 +107,13 @@ function accept(
         ctx.notices.once(`aside:${outcome.path}`, notice);
       }
       return;
+    case "invalid": {
+      const notice = { kind: "invalid-envelope", path: outcome.path, error: outcome.error } as const;
+      if (!recovering) ctx.notices.once(`bad:${outcome.path}`, notice);
+      return;
+    }
     case "claimed": {
-      const decoded = decodeEnvelope(outcome.text);
-      if (decoded.isErr()) {
-        const notice = { kind: "invalid-envelope", path: outcome.path, error: decoded.error } as const;
-        if (!recovering) ctx.notices.once(`bad:${outcome.path}`, notice);
-        return;
-      }
-      const envelope = decoded.value;
+      const envelope = outcome.envelope;
       // Shown before the crash, or answered already (a crash after its answer was written, before
       // the journal dropped it): never shown, nor answered, a second time.
       if (recovering && (ctx.host.hasShown(envelope.id) || ctx.ledger.isAnswered(envelope.id))) {
@@ -150,7 +148,7 @@ function deliver(
     deliverReply(ctx, s, envelope, name, path, senders);
     return;
   }
-  const owed = { id: envelope.id, from: envelope.from as Address, kind: envelope.kind };
+  const owed = { id: envelope.id, from: envelope.from, kind: envelope.kind };
   ctx.ledger.remember(owed);
   if (takenOver(ctx, s, envelope, path, [])) {
     // A takeover still arms the reply and counts as read.
@@ -192,11 +190,11 @@ function deliverReply(
   // Any ask of ours other than the waiting one stopped waiting; after a restart only its sent/ copy knows it was an ask.
   const abandoned =
     envelope.in_reply_to.some((id) => ctx.waits.abandoned(id)) || quoted.some((q) => q.copy?.envelope.kind === "ask");
-  const sender = ctx.presence.senderOf(envelope.from as Address, senders);
+  const sender = ctx.presence.senderOf(envelope.from, senders);
   const content = frameMail({ envelope, path, sender, quoted, askStoppedWaiting: abandoned });
   if (abandoned) {
     // An answer nobody waits for any more is delivered like a message: it starts a turn.
-    const from = envelope.from as Address;
+    const from = envelope.from;
     s.pending.set(envelope.id, { id: envelope.id, from, kind: "message", hops: envelope.hops });
     ctx.journal.track(envelope.id, name);
     inject(ctx, s, envelope, path, content, { triggerTurn: true, deliverAs: "steer" });

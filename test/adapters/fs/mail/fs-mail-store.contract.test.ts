@@ -11,11 +11,18 @@
 // - O_NONBLOCK is ignored by memfs (nothing there can block); O_NOFOLLOW and O_EXCL behave as on Linux.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFsMailStore } from "../../../../src/adapters/fs/mail/fs-mail-store.js";
+import { readOwnEntry } from "../../../../src/adapters/fs/shared/fs-read.js";
 import type { Address } from "../../../../src/domain/mail/address.js";
 import { decodeEnvelope, encodeEnvelope, envelopeFileName } from "../../../../src/domain/mail/envelope.js";
 import { askLedgerAsksMax, envelopeFileBytesMax, idCharsMax, tmpSweepMax } from "../../../../src/domain/mail/limits.js";
 import type { MailStore } from "../../../../src/ports/mail/mail-store.js";
 import { address, alice, type Backend, backends, bob, carol, envelope, sentAtMs } from "../backends.js";
+
+/** An envelope's file text of exactly `bytes` bytes (its body filled out with ASCII). */
+function envelopeOfBytes(bytes: number): string {
+  const bare = envelope("sized", { body: "" });
+  return encodeEnvelope({ ...bare, body: "x".repeat(bytes - encodeEnvelope(bare).length) });
+}
 
 describe.each(backends)("fs mail store on $name", ({ make }) => {
   let b: Backend;
@@ -213,8 +220,9 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
       const path = store.deliver(mail, sentAtMs, { durable: false })._unsafeUnwrap().path;
       const name = envelopeFileName(sentAtMs, "m1");
       const first = store.claim(bob, name)._unsafeUnwrap();
-      expect(first).toEqual({ kind: "claimed", name, path: curPath(name), text: b.raw.read(curPath(name)) });
-      expect(first.kind === "claimed" && decodeEnvelope(first.text)._unsafeUnwrap()).toEqual(mail);
+      // The store decodes what it claims: the envelope, never its text.
+      expect(first).toEqual({ kind: "claimed", name, path: curPath(name), envelope: mail });
+      expect(first.kind === "claimed" && decodeEnvelope(b.raw.read(curPath(name)))._unsafeUnwrap()).toEqual(mail);
       expect(b.raw.exists(path)).toBe(false);
       expect(store.claim(bob, name)._unsafeUnwrap()).toEqual({ kind: "gone", name });
     });
@@ -242,10 +250,10 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
     });
 
     it("reads a file of exactly envelopeFileBytesMax bytes and sets aside one byte more as too-big", () => {
-      b.raw.write(newPath("a.json"), "x".repeat(envelopeFileBytesMax));
-      b.raw.write(newPath("b.json"), "x".repeat(envelopeFileBytesMax + 1));
+      b.raw.write(newPath("a.json"), envelopeOfBytes(envelopeFileBytesMax));
+      b.raw.write(newPath("b.json"), envelopeOfBytes(envelopeFileBytesMax + 1));
       const fits = store.claim(bob, "a.json")._unsafeUnwrap();
-      expect(fits.kind === "claimed" && fits.text.length).toBe(envelopeFileBytesMax);
+      expect(fits.kind === "claimed" && encodeEnvelope(fits.envelope).length).toBe(envelopeFileBytesMax);
       expect(store.claim(bob, "b.json")._unsafeUnwrap()).toMatchObject({ kind: "set-aside", reason: "too-big" });
     });
 
@@ -262,8 +270,11 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
         "t",
       ];
       for (const [i, text] of texts.entries()) b.raw.write(newPath(`00000000000000${i}-r.json`), text);
-      const read = texts.map((_, i) => store.claim(bob, `00000000000000${i}-r.json`)._unsafeUnwrap());
-      expect(read.map((outcome) => outcome.kind === "claimed" && outcome.text)).toEqual(texts);
+      // The store's reader, entry after entry (the store decodes what it reads: these are not envelopes).
+      const read = texts.map((_, i) =>
+        readOwnEntry(b.fs, newPath(`00000000000000${i}-r.json`), envelopeFileBytesMax, b.uid)._unsafeUnwrap(),
+      );
+      expect(read.map((outcome) => outcome.kind === "text" && outcome.text)).toEqual(texts);
     });
 
     it("fails as a value when a folder in cur/ holds the name, leaving the mail in new/", () => {
@@ -274,9 +285,9 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
     });
 
     it("recreates a removed cur/ rather than reporting the mail gone", () => {
-      b.raw.write(newPath("a.json"), "{}");
+      b.raw.write(newPath("a.json"), encodeEnvelope(envelope("a")));
       b.raw.rmTree(box(bob, "cur"));
-      expect(store.claim(bob, "a.json")._unsafeUnwrap()).toMatchObject({ kind: "claimed", text: "{}" });
+      expect(store.claim(bob, "a.json")._unsafeUnwrap()).toMatchObject({ kind: "claimed", envelope: envelope("a") });
       expect(b.raw.mode(box(bob, "cur"))).toBe(0o700);
     });
 
@@ -286,16 +297,24 @@ describe.each(backends)("fs mail store on $name", ({ make }) => {
     });
 
     it("readCur reads an entry already in cur/ under the same rules, gone when missing", () => {
-      b.raw.write(curPath("a.json"), "{}");
+      b.raw.write(curPath("a.json"), encodeEnvelope(envelope("a")));
+      b.raw.write(curPath("d.json"), "{}");
       b.raw.symlink(`${b.outside}/none`, curPath("b.json"));
       expect(store.readCur(bob, "a.json")._unsafeUnwrap()).toEqual({
         kind: "claimed",
         name: "a.json",
         path: curPath("a.json"),
-        text: "{}",
+        envelope: envelope("a"),
       });
       expect(store.readCur(bob, "b.json")._unsafeUnwrap()).toMatchObject({ kind: "set-aside", reason: "symlink" });
       expect(store.readCur(bob, "c.json")._unsafeUnwrap()).toEqual({ kind: "gone", name: "c.json" });
+      // Read whole but not an envelope: named as such, with the reason, never as text to decode.
+      expect(store.readCur(bob, "d.json")._unsafeUnwrap()).toMatchObject({
+        kind: "invalid",
+        name: "d.json",
+        path: curPath("d.json"),
+        error: { kind: "bad-shape" },
+      });
     });
 
     it("keeps a claim journal: round trip, rewritten in place (an empty one stays as []); missing reads as empty, malformed as damaged", () => {

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createFsMailStore } from "../../../../src/adapters/fs/mail/fs-mail-store.js";
 import type { Address } from "../../../../src/domain/mail/address.js";
-import { decodeEnvelope, type Envelope, envelopeFileName } from "../../../../src/domain/mail/envelope.js";
+import { type Envelope, envelopeFileName } from "../../../../src/domain/mail/envelope.js";
 import type { ClaimOutcome, MailStore } from "../../../../src/ports/mail/mail-store.js";
 import type { StoreError } from "../../../../src/ports/shared/store-error.js";
 import { address, alice, type Backend, bob, carol, memoryBackend, nodeBackend } from "../backends.js";
@@ -66,7 +66,7 @@ function missingBoxError(r: Real, who: Address): Partial<StoreError> {
 function expectClaimed(outcome: ClaimOutcome, name: string, path: string, sent: Envelope): void {
   expect(outcome).toMatchObject({ kind: "claimed", name, path });
   if (outcome.kind !== "claimed") return;
-  expect(decodeEnvelope(outcome.text)._unsafeUnwrap()).toEqual(sent);
+  expect(outcome.envelope).toEqual(sent);
 }
 
 /** One box as its reader sees it: new/, the claim journal, and no leftover in tmp/. */
