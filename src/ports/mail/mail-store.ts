@@ -75,9 +75,8 @@ export interface SentCopy {
   envelope: Envelope;
 }
 
-/** The mail root on disk: maildir boxes, sent copies, running records. Synchronous by design:
- * the hooks read their results the moment `emit` returns. */
-export interface MailStore {
+/** The root and an address's folder: opened and checked before any other call, let go at shutdown. */
+interface MailRoot {
   readonly root: string;
   /** Creates the root if needed and sets it to 0700; refuses a root that is a symlink, that is not
    * this user's, or that another user could replace (a folder or link above it they own or may write). */
@@ -87,6 +86,12 @@ export interface MailStore {
   checkRoot(): Result<void, StoreError>;
   /** Creates `<address>/{tmp,new,cur,sent}` (0700); tells whether the folder is open to other users. */
   openBox(address: Address): Result<{ path: string; openToOthers: boolean }, StoreError>;
+  /** Lets go of what the store keeps open for this address (its claim journal): at shutdown. */
+  release(address: Address): void;
+}
+
+/** A send: the recipient's copy in its new/, the sender's in its sent/, and the sent copies a reply answers. */
+interface MailSending {
   /** Publishes into `envelope.to`'s new/: exclusive create in tmp/, write, fsync, rename, fsync new/. */
   deliver(envelope: Envelope, sentAtMs: number, options: { durable: boolean }): Result<Delivered, StoreError>;
   /** Keeps the sender's copy of a request, ask or message in its sent/ under the same file name. */
@@ -96,6 +101,10 @@ export interface MailStore {
    * a decoy (wrong id inside, a link, a FIFO, a folder) is never a copy and never hides the real one.
    * An id without a copy is absent from the map. */
   findSentCopies(address: Address, ids: readonly string[]): Result<ReadonlyMap<string, SentCopy>, StoreError>;
+}
+
+/** Reading an inbox: new/ listed, claimed into cur/ under the claim journal, cur/ and sent/ read again. Every read decodes: the engine meets envelopes, never file text. */
+interface MailReading {
   /** Lists new/, bounded. */
   listNew(address: Address): Result<InboxListing, StoreError>;
   /** What a watcher hint naming `name` asks for, in one call on the delivery path: when `name` is
@@ -118,6 +127,10 @@ export interface MailStore {
   /** Records the names a scan is about to claim, so a restart can finish delivering them. */
   writeClaimJournal(address: Address, names: readonly string[]): Result<void, StoreError>;
   readClaimJournal(address: Address): Result<ClaimJournal, StoreError>;
+}
+
+/** Who claims from an inbox: one process at a time. */
+interface InboxOwner {
   /** Takes ownership of `address`'s inbox for this process: only one process claims from an inbox
    * (two on one session id would share its claim journal). `token` is unique to the attempt. */
   claimOwner(address: Address, token: string, text: string): Result<OwnerClaim, StoreError>;
@@ -127,14 +140,18 @@ export interface MailStore {
   readOwner(address: Address): Result<string | undefined, StoreError>;
   /** Lets ownership go, while the record still holds `text`. */
   releaseOwner(address: Address, text: string): Result<void, StoreError>;
+}
+
+/** What the engine keeps of its asks across a restart. */
+interface AskLedgerFile {
   /** `<address>/asks.json`: what the engine must remember of asks across a restart (its own format). */
   writeAskLedger(address: Address, text: string): Result<void, StoreError>;
   /** The ask ledger's text, undefined when there is none. */
   readAskLedger(address: Address): Result<string | undefined, StoreError>;
-  /** Lets go of what the store keeps open for this address (its claim journal): at shutdown. */
-  release(address: Address): void;
-  /** Removes tmp/ files older than `olderThanMs`; returns how many. */
-  sweepTmp(address: Address, nowMs: number, olderThanMs: number): Result<number, StoreError>;
+}
+
+/** `running/`: one record per running session, the roster everyone reads. */
+interface RunningRecords {
   /** Writes `running/<address>.json` atomically (temp file + rename). */
   writeRunning(address: Address, text: string): Result<void, StoreError>;
   readRunning(address: Address): Result<string | undefined, StoreError>;
@@ -143,6 +160,12 @@ export interface MailStore {
   listRunning(): Result<RunningEntry[], StoreError>;
   /** Removes a running record, but only while it still holds `expectedText` (undefined: always). */
   removeRunning(address: Address, expectedText: string | undefined): Result<void, StoreError>;
+}
+
+/** Upkeep: leftovers of crashed writers, folders of sessions long gone. */
+interface MailUpkeep {
+  /** Removes tmp/ files older than `olderThanMs`; returns how many. */
+  sweepTmp(address: Address, nowMs: number, olderThanMs: number): Result<number, StoreError>;
   /** Facts about every real folder in the root named like an address (running/ and links left out). */
   listBoxes(): Result<BoxFacts[], StoreError>;
   /** Removes a closed session's address folder and everything in it, unless mail reached its new/
@@ -151,3 +174,14 @@ export interface MailStore {
    * true when it was removed. */
   removeBox(address: Address, ownerSeen: string | undefined): Result<boolean, StoreError>;
 }
+
+/** The mail root on disk: maildir boxes, sent copies, running records. Synchronous by design:
+ * the hooks read their results the moment `emit` returns. */
+export interface MailStore
+  extends MailRoot,
+    MailSending,
+    MailReading,
+    InboxOwner,
+    AskLedgerFile,
+    RunningRecords,
+    MailUpkeep {}
