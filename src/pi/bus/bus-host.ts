@@ -1,5 +1,5 @@
 // The BusHost port over Pi: a wake is a visible custom message that starts a turn; warnings go to
-// Pi's UI. After the session is replaced every ctx call throws, so each call is guarded.
+// Pi's UI. After the session is replaced every piContext call throws, so each call is guarded.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { describeBusError, describeBusStoreError } from "../../domain/bus/bus-errors.js";
 import { labelCharsMax } from "../../domain/bus/limits.js";
@@ -31,7 +31,7 @@ function warningText(warning: BusWarning): string {
 
 export function createBusHost(
   pi: ExtensionAPI,
-  ctx: ExtensionContext,
+  piContext: ExtensionContext,
   isLive: () => boolean,
   membershipMayHaveChanged: () => void,
   /** Inside the session's shutdown: a warning about leaving (a record that could not be removed)
@@ -47,7 +47,7 @@ export function createBusHost(
     },
     isIdle() {
       try {
-        return isLive() && ctx.isIdle();
+        return isLive() && piContext.isIdle();
       } catch {
         return false;
       }
@@ -57,7 +57,7 @@ export function createBusHost(
       const wanted = new Set(messageIds);
       const found = new Set<string>();
       try {
-        for (const entry of ctx.sessionManager.getEntries()) {
+        for (const entry of piContext.sessionManager.getEntries()) {
           if (entry.type !== "message") continue;
           for (const id of inboxIdsOf(entry.message)) if (wanted.has(id)) found.add(id);
         }
@@ -72,7 +72,7 @@ export function createBusHost(
       // Leaving, the label is announced gone by the shutdown itself.
       if (!leaving) membershipMayHaveChanged();
       try {
-        ctx.ui.notify(warningText(warning), "warning");
+        piContext.ui.notify(warningText(warning), "warning");
       } catch {
         // A warning is not worth a crash of the session.
       }

@@ -20,7 +20,7 @@ import type { BusAccess } from "./session-tool.js";
 import { createShortIds, type ShortIds } from "./short-ids.js";
 
 interface Live {
-  ctx: ExtensionContext;
+  piContext: ExtensionContext;
   reason: StartReason;
   engine: BusEngine | undefined;
   /** The failure that kept the engine from starting, told once. */
@@ -44,7 +44,7 @@ interface BusRuntime {
   /** The session now, while it runs. */
   live(): Live | undefined;
   engineOf(current: Live): BusEngine | undefined;
-  sessionStart(event: SessionStartEvent, ctx: ExtensionContext): void;
+  sessionStart(event: SessionStartEvent, piContext: ExtensionContext): void;
   sessionShutdown(event: SessionShutdownEvent): void;
 }
 
@@ -82,22 +82,22 @@ export function createBusRuntime(pi: ExtensionAPI): BusRuntime {
       const current = live;
       const member = current?.engine?.membership();
       if (current === undefined || member?.label === current.announced) return;
-      announce(current, member?.id ?? current.ctx.sessionManager.getSessionId(), member?.label);
+      announce(current, member?.id ?? current.piContext.sessionManager.getSessionId(), member?.label);
     },
   };
 
-  const sessionStart = (event: SessionStartEvent, ctx: ExtensionContext) => {
-    live = { ctx, reason: event.reason, engine: undefined, failed: undefined, announced: undefined };
+  const sessionStart = (event: SessionStartEvent, piContext: ExtensionContext) => {
+    live = { piContext, reason: event.reason, engine: undefined, failed: undefined, announced: undefined };
     const untold = releasedUntold;
     releasedUntold = undefined;
-    if (untold !== undefined) ctx.ui.notify(untold, "info");
+    if (untold !== undefined) piContext.ui.notify(untold, "info");
     // A reload keeps the membership: the engine takes back its record and listens again at once,
     // and the label is announced again to the extensions whose factories ran anew.
     if (event.reason !== "reload") return;
     const engine = engineOf(live);
     if (engine === undefined) return;
     // Its notices are in the transcript: the mail they announced is not announced a second time.
-    engine.markAnnounced(announcedIn(ctx));
+    engine.markAnnounced(announcedIn(piContext));
     access.changed();
   };
   const sessionShutdown = (event: SessionShutdownEvent) => {
@@ -112,7 +112,7 @@ export function createBusRuntime(pi: ExtensionAPI): BusRuntime {
     } finally {
       current.leaving = false;
     }
-    if (released.length > 0) tellReleased(current.ctx, event.reason, releasedText(released));
+    if (released.length > 0) tellReleased(current.piContext, event.reason, releasedText(released));
     if (member !== undefined && event.reason !== "reload")
       pi.events.emit(labelChannel, { id: member.id, label: undefined });
   };
@@ -130,24 +130,24 @@ function openEngine(
 ): BusEngine | undefined {
   if (current.failed !== undefined && !quiet && !current.failedTold) {
     current.failedTold = true;
-    current.ctx.ui.notify(current.failed, "error");
+    current.piContext.ui.notify(current.failed, "error");
   }
   if (current.engine !== undefined || current.failed !== undefined) return current.engine;
-  const place = resolveBusPlace(current.ctx.cwd);
+  const place = resolveBusPlace(current.piContext.cwd);
   if (place.isErr()) {
     current.failed = `The bus is off: ${place.error.message}`;
     current.failedTold = !quiet;
-    if (!quiet) current.ctx.ui.notify(current.failed, "error");
+    if (!quiet) current.piContext.ui.notify(current.failed, "error");
     return undefined;
   }
   const leaving = () => current.leaving === true;
   const engine = createNodeBus({
-    host: createBusHost(pi, current.ctx, host.isLive, host.changed, leaving, host.shortIds),
+    host: createBusHost(pi, current.piContext, host.isLive, host.changed, leaving, host.shortIds),
     agentDir: agentDirFromEnv(),
     place: place.value,
   });
   current.engine = engine;
-  const id = current.ctx.sessionManager.getSessionId();
+  const id = current.piContext.sessionManager.getSessionId();
   host.shortIds.own(id);
   engine.sessionStarted({ id, name: pi.getSessionName() }, current.reason);
   return engine;
@@ -159,16 +159,16 @@ function tellGuardFailed(current: Live, key: string, text: string): void {
   if (current.guardsFailed.has(key)) return;
   current.guardsFailed.add(key);
   try {
-    current.ctx.ui.notify(text, "warning");
+    current.piContext.ui.notify(text, "warning");
   } catch {
     // A warning that cannot be shown must not turn a guard's let-through into a block.
   }
 }
 
 /** The message ids the bus notices of this session's transcript announced. */
-function announcedIn(ctx: ExtensionContext): string[] {
+function announcedIn(piContext: ExtensionContext): string[] {
   try {
-    return ctx.sessionManager.getEntries().flatMap((entry) => {
+    return piContext.sessionManager.getEntries().flatMap((entry) => {
       if (entry.type !== "custom_message" || entry.customType !== noticeType) return [];
       return readNoticeDetails(entry.details)?.ids ?? [];
     });
@@ -179,10 +179,10 @@ function announcedIn(ctx: ExtensionContext): string[] {
 
 /** Where a person reads what a leaving released. A TUI quit has stopped the TUI before the
  * shutdown, so its line goes to the terminal; /new, /resume and a fork tell the next session. */
-function tellReleased(ctx: ExtensionContext, reason: string, text: string): void {
+function tellReleased(piContext: ExtensionContext, reason: string, text: string): void {
   try {
-    if (ctx.mode === "rpc") ctx.ui.notify(text, "info");
-    else if (ctx.mode === "tui" && reason !== "quit") releasedUntold = text;
+    if (piContext.mode === "rpc") piContext.ui.notify(text, "info");
+    else if (piContext.mode === "tui" && reason !== "quit") releasedUntold = text;
     else process.stderr.write(`${text}\n`);
   } catch {
     // A line about leaving is not worth a failed shutdown.

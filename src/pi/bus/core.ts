@@ -14,7 +14,7 @@ import type {
 import { sessionBusCore } from "./extension.js";
 import { joinChannel, sessionsCommand, sessionToolMeta } from "./registrations.js";
 
-type Handler = (event: never, ctx: never) => unknown;
+type Handler = (event: never, piContext: never) => unknown;
 
 export interface BusCore {
   tool: {
@@ -22,7 +22,7 @@ export interface BusCore {
     renderCall: ToolDefinition["renderCall"] | undefined;
     renderResult: ToolDefinition["renderResult"] | undefined;
   };
-  command(args: string, ctx: ExtensionCommandContext): Promise<void>;
+  command(args: string, piContext: ExtensionCommandContext): Promise<void>;
   renderNotice: MessageRenderer;
   join(data: unknown): void;
   /** The handlers it gave Pi for `event`, in order: index.ts runs them for the event that loaded it,
@@ -84,7 +84,7 @@ export function attachBusCore(pi: ExtensionAPI): BusCore {
       renderCall: registered.tool.renderCall,
       renderResult: registered.tool.renderResult,
     },
-    command: (args, ctx) => Promise.resolve(registered.command.handler(args, ctx)),
+    command: (args, piContext) => Promise.resolve(registered.command.handler(args, piContext)),
     renderNotice: registered.renderNotice,
     join: registered.join,
     handlers: (event) => handlers.get(event) ?? [],

@@ -16,14 +16,14 @@ import { toolPath } from "./tool-paths.js";
 const writingTools = new Set(["edit", "write"]);
 
 export function registerEditGuard(pi: ExtensionAPI, access: BusAccess): void {
-  pi.on("tool_call", (event, ctx) => {
+  pi.on("tool_call", (event, piContext) => {
     if (!writingTools.has(event.toolName)) return undefined;
     try {
       const given = (event.input as { path?: unknown }).path;
       if (typeof given !== "string") return undefined;
       const engine = access.engine(true);
       if (engine === undefined) return undefined;
-      const verdict = engine.checkEdit(toolPath(given, ctx.cwd));
+      const verdict = engine.checkEdit(toolPath(given, piContext.cwd));
       if (verdict.isErr()) {
         if (verdict.error.kind !== "not-started") {
           access.guardFailed(

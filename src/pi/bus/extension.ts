@@ -18,7 +18,7 @@ export function sessionBusCore(pi: ExtensionAPI): void {
   const shortIds = access.shortIds;
   const current = () => bus.live();
 
-  pi.on("session_start", (event, ctx) => bus.sessionStart(event, ctx));
+  pi.on("session_start", (event, piContext) => bus.sessionStart(event, piContext));
   pi.on("session_shutdown", (event) => bus.sessionShutdown(event));
   pi.on("session_info_changed", (event) => current()?.engine?.renamed(event.name));
   pi.on("agent_start", () => current()?.engine?.runStarted());

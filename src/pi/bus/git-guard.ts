@@ -22,7 +22,7 @@ const shellWords = (text: string): ShellToken[] => parse(text, () => dynamicMark
 
 export function registerGitGuard(pi: ExtensionAPI, access: BusAccess): void {
   let facts: GitFacts | undefined;
-  pi.on("tool_call", async (event, ctx) => {
+  pi.on("tool_call", async (event, piContext) => {
     if (event.toolName !== "bash") return undefined;
     try {
       const input = event.input as { command?: unknown };
@@ -33,10 +33,10 @@ export function registerGitGuard(pi: ExtensionAPI, access: BusAccess): void {
         access.guardFailed("git-guard-long", gitTooLongText(shellCommandCharsMax));
         return undefined;
       }
-      const reading = readCommand(input.command, ctx.cwd, shellWords);
+      const reading = readCommand(input.command, piContext.cwd, shellWords);
       if (reading.calls.length === 0) return undefined;
       facts ??= createGitFacts();
-      const verdict = await judgeCommand(reading, selfOf(pi, ctx, access), portsOf(facts, access));
+      const verdict = await judgeCommand(reading, selfOf(pi, piContext, access), portsOf(facts, access));
       for (const why of verdict.unchecked) access.guardFailed("git-guard", gitUncheckedText(why));
       if (verdict.refusal !== undefined) return { block: true, reason: gitRefusal(verdict.refusal, access.shortIds) };
       // Pi runs what the input says after every handler: the tagged command replaces the model's.
@@ -54,9 +54,9 @@ export function registerGitGuard(pi: ExtensionAPI, access: BusAccess): void {
 
 /** This session as its stash tags name it: Pi's session id (which a resume keeps, and the bus's
  * id of it) and, for a person reading `git stash list`, its bus label or Pi's session name. */
-function selfOf(pi: ExtensionAPI, ctx: ExtensionContext, access: BusAccess) {
+function selfOf(pi: ExtensionAPI, piContext: ExtensionContext, access: BusAccess) {
   const member = access.engine(true)?.membership();
-  return { id: ctx.sessionManager.getSessionId(), label: member?.label ?? pi.getSessionName() };
+  return { id: piContext.sessionManager.getSessionId(), label: member?.label ?? pi.getSessionName() };
 }
 
 /** The bus's answers, each read once per command (a chain of guarded calls lists the claims once). */

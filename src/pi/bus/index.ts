@@ -24,7 +24,7 @@ export default function sessionBus(pi: ExtensionAPI): void {
   if (isDisabled("session-bus")) return;
   let core: BusCore | undefined;
   /** This runtime's session_start, for a core attached later: it never saw it. */
-  let started: { event: unknown; ctx: ExtensionContext } | undefined;
+  let started: { event: unknown; piContext: ExtensionContext } | undefined;
 
   const attach = (): BusCore => {
     if (core !== undefined) return core;
@@ -43,35 +43,35 @@ export default function sessionBus(pi: ExtensionAPI): void {
   });
   pi.registerCommand(sessionsCommand.name, {
     description: sessionsCommand.description,
-    handler: (text, ctx) => attach().command(text, ctx),
+    handler: (text, piContext) => attach().command(text, piContext),
   });
   pi.registerMessageRenderer(noticeType, (...call) => attach().renderNotice(...call));
   pi.events.on(joinChannel, (data) => attach().join(data));
 
-  pi.on("session_start", (event, ctx) => {
-    started = { event, ctx };
+  pi.on("session_start", (event, piContext) => {
+    started = { event, piContext };
     if (core === undefined && (coreLoaded || event.reason === "reload")) attach();
   });
   pi.on("session_shutdown", () => {
     started = undefined;
   });
-  pi.on("tool_call", async (event, ctx) => {
+  pi.on("tool_call", async (event, piContext) => {
     if (core !== undefined || !guardedTools.has(event.toolName)) return undefined;
     // As Pi runs them: in order, the first block wins, and each sees the input its forerunners changed.
     let result: Block;
     for (const handler of attach().handlers("tool_call")) {
-      const returned = (await handler(...args({ event, ctx }))) as Block;
+      const returned = (await handler(...args({ event, piContext }))) as Block;
       if (returned === undefined) continue;
       result = returned;
       if (returned.block === true) return returned as never;
     }
     return result as never;
   });
-  pi.on("context", async (event, ctx) => {
+  pi.on("context", async (event, piContext) => {
     if (core !== undefined || !event.messages.some(isNotice)) return undefined;
     let messages = event.messages;
     for (const handler of attach().handlers("context")) {
-      const returned = (await handler(...args({ event: { ...event, messages }, ctx }))) as
+      const returned = (await handler(...args({ event: { ...event, messages }, piContext }))) as
         | { messages?: typeof messages }
         | undefined;
       messages = returned?.messages ?? messages;
@@ -84,4 +84,4 @@ const isNotice = (message: unknown): boolean =>
   typeof message === "object" && message !== null && (message as { customType?: unknown }).customType === noticeType;
 
 /** A handler's arguments, as the core's handlers take them. */
-const args = (call: { event: unknown; ctx: ExtensionContext }) => [call.event, call.ctx] as [never, never];
+const args = (call: { event: unknown; piContext: ExtensionContext }) => [call.event, call.piContext] as [never, never];

@@ -36,33 +36,33 @@ function boardActions(access: BusAccess, engine: BusEngine): BoardActions {
 }
 
 /** A line for the person: Pi's notify in tui and rpc; stderr in print and json, where notify does nothing. */
-function tell(ctx: ExtensionCommandContext, text: string, level: "info" | "warning" | "error"): void {
-  if (ctx.mode === "rpc" || ctx.mode === "tui") ctx.ui.notify(text, level);
+function tell(piContext: ExtensionCommandContext, text: string, level: "info" | "warning" | "error"): void {
+  if (piContext.mode === "rpc" || piContext.mode === "tui") piContext.ui.notify(text, level);
   else process.stderr.write(`${text}\n`);
 }
 
 export function registerSessionsCommand(pi: ExtensionAPI, access: BusAccess): void {
   pi.registerCommand(sessionsCommand.name, {
     description: sessionsCommand.description,
-    handler: async (args, ctx) => {
-      if (args.trim() !== "") tell(ctx, "/sessions takes no arguments.", "warning");
+    handler: async (args, piContext) => {
+      if (args.trim() !== "") tell(piContext, "/sessions takes no arguments.", "warning");
       const engine = access.engine();
       if (engine === undefined) {
-        tell(ctx, "The bus is not running in this session.", "error");
+        tell(piContext, "The bus is not running in this session.", "error");
         return;
       }
-      if (ctx.mode !== "tui") {
+      if (piContext.mode !== "tui") {
         let text: string;
         try {
           text = formatListing(readBoardSnapshot(engine));
         } catch (error) {
           text = error instanceof Error ? error.message : String(error);
         }
-        tell(ctx, text, "info");
+        tell(piContext, text, "info");
         return;
       }
       const actions = boardActions(access, engine);
-      await ctx.ui.custom<undefined>(
+      await piContext.ui.custom<undefined>(
         (tui, theme, keybindings, done) => createBoard(tui, theme, keybindings, () => done(undefined), actions),
         { overlay: true, overlayOptions: { width: "100%", maxHeight: "100%", anchor: "center" } },
       );

@@ -50,7 +50,7 @@ export function registerShellWatch(pi: ExtensionAPI, access: BusAccess): void {
     }
     return undefined;
   });
-  pi.on("tool_result", (event, ctx) => {
+  pi.on("tool_result", (event, piContext) => {
     const call = event.toolName === "bash" ? watched.get(event.toolCallId) : undefined;
     if (call === undefined) return undefined;
     watched.delete(event.toolCallId);
@@ -59,7 +59,7 @@ export function registerShellWatch(pi: ExtensionAPI, access: BusAccess): void {
       const writes = claimedWrites(call.before, after);
       const unchecked = Math.max(call.before.uncheckedFiles, after.uncheckedFiles);
       if (writes.length === 0 && unchecked === 0) return undefined;
-      if (writes.length > 0) tellHolders(access, writes, call.command, ctx.sessionManager.getSessionId());
+      if (writes.length > 0) tellHolders(access, writes, call.command, piContext.sessionManager.getSessionId());
       const text = shellWritesText(writes, unchecked, access.shortIds, shellWritesNamedMax);
       return { content: [...event.content, { type: "text" as const, text }] };
     } catch (error) {

@@ -50,37 +50,41 @@ export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): voi
       const current = engine();
       return current === undefined ? null : completeRecipient(typed, recipientChoices(current));
     },
-    async handler(args, ctx) {
+    async handler(args, piContext) {
       const current = engine();
       if (current === undefined) {
-        ctx.ui.notify("This session's mailbox is not running.", "error");
+        piContext.ui.notify("This session's mailbox is not running.", "error");
         return;
       }
       const command = parseMailboxCommand(args);
       switch (command.kind) {
         case "show":
-          ctx.ui.notify(describeMailbox(current.identity(), current.list()), "info");
+          piContext.ui.notify(describeMailbox(current.identity(), current.list()), "info");
           return;
         case "prune": {
           const pruned = current.prune();
-          if (pruned.isErr()) ctx.ui.notify(`Prune failed: ${describeStoreError(pruned.error)}`, "error");
-          else ctx.ui.notify(describePruned(pruned.value), "info");
+          if (pruned.isErr()) piContext.ui.notify(`Prune failed: ${describeStoreError(pruned.error)}`, "error");
+          else piContext.ui.notify(describePruned(pruned.value), "info");
           return;
         }
         case "send": {
           const sent = current.request(command.to, command.text, "command");
-          if (sent.isErr()) ctx.ui.notify(asErrorNotice(describeSendError(sent.error)), "error");
-          else ctx.ui.notify(describeRequestSent(sent.value), sent.value.unsynced === undefined ? "info" : "warning");
+          if (sent.isErr()) piContext.ui.notify(asErrorNotice(describeSendError(sent.error)), "error");
+          else
+            piContext.ui.notify(
+              describeRequestSent(sent.value),
+              sent.value.unsynced === undefined ? "info" : "warning",
+            );
           return;
         }
         case "unterminated":
-          ctx.ui.notify(describeUnterminated(command.rest), "error");
+          piContext.ui.notify(describeUnterminated(command.rest), "error");
           return;
         case "no-text":
-          ctx.ui.notify(describeNothingToSend(command.recipient), "warning");
+          piContext.ui.notify(describeNothingToSend(command.recipient), "warning");
           return;
         case "usage":
-          ctx.ui.notify(usage, "warning");
+          piContext.ui.notify(usage, "warning");
           return;
         default: {
           const never: never = command;

@@ -18,9 +18,9 @@ export default function sessionMail(pi: ExtensionAPI): void {
   const run = createRunTracker();
   const engine = () => mail.engine();
 
-  pi.on("session_start", (_event, ctx) => mail.start(ctx));
+  pi.on("session_start", (_event, piContext) => mail.start(piContext));
   pi.on("session_shutdown", () => mail.stop());
-  pi.on("session_info_changed", (event, ctx) => mail.renamed(event.name, ctx));
+  pi.on("session_info_changed", (event, piContext) => mail.renamed(event.name, piContext));
   pi.on("input", () => {
     engine()?.input();
   });

@@ -1,5 +1,5 @@
 // The AgentHost port over Pi: injected mail becomes a custom message, notices and the footer go
-// to Pi's UI. After the session is replaced every ctx call throws, so each call is guarded.
+// to Pi's UI. After the session is replaced every piContext call throws, so each call is guarded.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createSessionFileTail } from "../../adapters/node/session-file-tail.js";
 import { mailMessageType } from "../../domain/mail/message-type.js";
@@ -7,7 +7,7 @@ import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../../
 
 const footerKey = "session-mail";
 
-export function createPiHost(pi: ExtensionAPI, ctx: ExtensionContext, isLive: () => boolean): AgentHost {
+export function createPiHost(pi: ExtensionAPI, piContext: ExtensionContext, isLive: () => boolean): AgentHost {
   const tail = createSessionFileTail();
   return {
     inject(mail: InjectedMail, options: InjectOptions) {
@@ -20,7 +20,7 @@ export function createPiHost(pi: ExtensionAPI, ctx: ExtensionContext, isLive: ()
     notify(text: string, level: NoticeLevel) {
       if (!isLive()) return;
       try {
-        ctx.ui.notify(text, level);
+        piContext.ui.notify(text, level);
       } catch {
         // A notice is not worth a crash of the session.
       }
@@ -28,17 +28,17 @@ export function createPiHost(pi: ExtensionAPI, ctx: ExtensionContext, isLive: ()
     setStatus(text: string | undefined) {
       if (!isLive()) return;
       try {
-        ctx.ui.setStatus(footerKey, text);
+        piContext.ui.setStatus(footerKey, text);
       } catch {
         // Same: the footer is a hint.
       }
     },
     hasShown(mailId: string) {
       try {
-        if (ctx.sessionManager.getEntries().some((entry) => shows(entry, mailId))) return true;
+        if (piContext.sessionManager.getEntries().some((entry) => shows(entry, mailId))) return true;
         // Another process on this session id (one that crashed with the mail still journaled)
         // appended to the same file: what it showed is on disk, not in this process's memory.
-        return tail(ctx.sessionManager.getSessionFile()).some(
+        return tail(piContext.sessionManager.getSessionFile()).some(
           (line) => line.includes(mailId) && shows(parsed(line), mailId),
         );
       } catch {

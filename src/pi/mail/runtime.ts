@@ -14,7 +14,7 @@ interface Live {
   engine: MailboxEngine;
   /** The mail root this engine was opened on, from XDG_STATE_HOME at its start. */
   root: string;
-  ctx: ExtensionContext;
+  piContext: ExtensionContext;
   disconnect: () => void;
   namesakes: NamesakeCheck;
 }
@@ -22,16 +22,16 @@ interface Live {
 interface MailRuntime {
   /** The engine, on the mail root XDG_STATE_HOME names now; undefined before a start. */
   engine(): MailboxEngine | undefined;
-  start(ctx: ExtensionContext): void;
+  start(piContext: ExtensionContext): void;
   stop(): void;
-  renamed(name: string | undefined, ctx: ExtensionContext): void;
+  renamed(name: string | undefined, piContext: ExtensionContext): void;
 }
 
-/** A warning through this ctx; a replaced session's ctx throws, and a warning is not worth a crash. */
-function warner(ctx: ExtensionContext): (text: string) => void {
+/** A warning through this piContext; a replaced session's piContext throws, and a warning is not worth a crash. */
+function warner(piContext: ExtensionContext): (text: string) => void {
   return (text) => {
     try {
-      ctx.ui.notify(text, "warning");
+      piContext.ui.notify(text, "warning");
     } catch {
       // The session was replaced meanwhile.
     }
@@ -41,24 +41,31 @@ function warner(ctx: ExtensionContext): (text: string) => void {
 export function createMailRuntime(pi: ExtensionAPI): MailRuntime {
   let live: Live | undefined;
 
-  const start = (ctx: ExtensionContext) => {
-    const address = ctx.sessionManager.getSessionId();
+  const start = (piContext: ExtensionContext) => {
+    const address = piContext.sessionManager.getSessionId();
     if (!isAddress(address)) {
-      ctx.ui.notify(`The mailbox is off: the session id ${JSON.stringify(address)} cannot be a mail address.`, "error");
+      piContext.ui.notify(
+        `The mailbox is off: the session id ${JSON.stringify(address)} cannot be a mail address.`,
+        "error",
+      );
       return;
     }
     let open = true;
     const root = mailRootFromEnv();
-    const mailbox = createNodeMailbox({ host: createPiHost(pi, ctx, () => open), agentDir: agentDirFromEnv(), root });
+    const mailbox = createNodeMailbox({
+      host: createPiHost(pi, piContext, () => open),
+      agentDir: agentDirFromEnv(),
+      root,
+    });
     const disconnect = emitInbound(pi, mailbox);
     const namesakes = createNamesakeCheck();
     const closeHost = () => {
       open = false;
       disconnect();
     };
-    live = { engine: mailbox, root, ctx, disconnect: closeHost, namesakes };
-    mailbox.sessionStarted({ address, name: pi.getSessionName(), cwd: ctx.cwd });
-    namesakes(mailbox, warner(ctx));
+    live = { engine: mailbox, root, piContext, disconnect: closeHost, namesakes };
+    mailbox.sessionStarted({ address, name: pi.getSessionName(), cwd: piContext.cwd });
+    namesakes(mailbox, warner(piContext));
   };
 
   const stop = () => {
@@ -76,23 +83,23 @@ export function createMailRuntime(pi: ExtensionAPI): MailRuntime {
       const current = live;
       if (current !== undefined && mailRootFromEnv() !== current.root) {
         stop();
-        start(current.ctx);
-        warner(current.ctx)(
+        start(current.piContext);
+        warner(current.piContext)(
           `The mail root is now ${mailRootFromEnv()} (XDG_STATE_HOME changed): this session's mailbox moved there.`,
         );
       }
       return live?.engine;
     },
-    start(ctx) {
+    start(piContext) {
       stop();
-      start(ctx);
+      start(piContext);
     },
     stop,
-    renamed(name, ctx) {
+    renamed(name, piContext) {
       const current = live;
       if (current === undefined) return;
       current.engine.renamed(name);
-      current.namesakes(current.engine, warner(ctx));
+      current.namesakes(current.engine, warner(piContext));
     },
   };
 }

@@ -16,25 +16,25 @@ import { forget, knownIndex, learn } from "./fs-bus-inbox-index.js";
 
 export const asideFolderName = ".shown";
 
-function asideFolder(ctx: FsBusContext, id: string): string {
-  return `${inboxFolder(ctx, id)}/${asideFolderName}`;
+function asideFolder(disk: FsBusContext, id: string): string {
+  return `${inboxFolder(disk, id)}/${asideFolderName}`;
 }
 
 /** Moves these inbox files aside for `reader`; returns the names moved (one gone meanwhile is not). */
 function moveAside(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   id: string,
   names: readonly string[],
   reader: number,
 ): Result<string[], StoreError> {
   for (const name of names) assertEntryName(name);
-  const folder = asideFolder(ctx, id);
-  const ready = ensureOwn(ctx, folder);
+  const folder = asideFolder(disk, id);
+  const ready = ensureOwn(disk, folder);
   if (ready.isErr()) return err(ready.error);
   const moved: string[] = [];
   for (const name of names) {
-    const from = `${inboxFolder(ctx, id)}/${name}`;
-    const done = attempt("rename", from, () => ctx.fs.renameSync(from, `${folder}/${reader}~${name}`));
+    const from = `${inboxFolder(disk, id)}/${name}`;
+    const done = attempt("rename", from, () => disk.fs.renameSync(from, `${folder}/${reader}~${name}`));
     if (done.isOk()) moved.push(name);
     else if (!failedWith(done, "ENOENT")) return moved.length > 0 ? ok(moved) : err(done.error);
   }
@@ -42,12 +42,12 @@ function moveAside(
 }
 
 /** What is set aside in `id`'s inbox, at most asideListedMax entries. */
-export function listAside(ctx: FsBusContext, id: string): Result<AsideEntry[], StoreError> {
-  const folder = asideFolder(ctx, id);
-  const there = folderThere(ctx, folder);
+export function listAside(disk: FsBusContext, id: string): Result<AsideEntry[], StoreError> {
+  const folder = asideFolder(disk, id);
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) return there.map(() => []);
   const found: AsideEntry[] = [];
-  const scanned = scanFolder(ctx.fs, folder, asideListedMax, (entry) => {
+  const scanned = scanFolder(disk.fs, folder, asideListedMax, (entry) => {
     if (!entry.isFile()) return;
     const cut = entry.name.indexOf("~");
     const reader = Number(entry.name.slice(0, cut));
@@ -60,25 +60,25 @@ export function listAside(ctx: FsBusContext, id: string): Result<AsideEntry[], S
 }
 
 /** Deletes these aside entries (their messages reached the model). */
-export function dropAside(ctx: FsBusContext, id: string, entries: readonly AsideEntry[]): Result<void, StoreError> {
-  const folder = asideFolder(ctx, id);
+export function dropAside(disk: FsBusContext, id: string, entries: readonly AsideEntry[]): Result<void, StoreError> {
+  const folder = asideFolder(disk, id);
   for (const entry of entries) {
     assertEntryName(entry.aside);
-    const gone = unlinkIfThere(ctx.fs, `${folder}/${entry.aside}`);
+    const gone = unlinkIfThere(disk.fs, `${folder}/${entry.aside}`);
     if (gone.isErr()) return err(gone.error);
   }
   return ok(undefined);
 }
 
 /** Puts these aside entries back into the inbox under their own names; returns the names put back. */
-function restoreAside(ctx: FsBusContext, id: string, entries: readonly AsideEntry[]): Result<string[], StoreError> {
-  const folder = asideFolder(ctx, id);
+function restoreAside(disk: FsBusContext, id: string, entries: readonly AsideEntry[]): Result<string[], StoreError> {
+  const folder = asideFolder(disk, id);
   const restored: string[] = [];
   for (const entry of entries) {
     assertEntryName(entry.aside);
     assertEntryName(entry.name);
-    const to = `${inboxFolder(ctx, id)}/${entry.name}`;
-    const done = attempt("rename", to, () => ctx.fs.renameSync(`${folder}/${entry.aside}`, to));
+    const to = `${inboxFolder(disk, id)}/${entry.name}`;
+    const done = attempt("rename", to, () => disk.fs.renameSync(`${folder}/${entry.aside}`, to));
     if (done.isOk()) restored.push(entry.name);
     else if (!failedWith(done, "ENOENT")) return err(done.error);
   }
@@ -86,13 +86,13 @@ function restoreAside(ctx: FsBusContext, id: string, entries: readonly AsideEntr
 }
 
 export function setAside(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   id: string,
   names: readonly string[],
   reader: number,
 ): Result<string[], StoreError> {
-  const moved = moveAside(ctx, id, names, reader);
-  const index = knownIndex(ctx, id);
+  const moved = moveAside(disk, id, names, reader);
+  const index = knownIndex(disk, id);
   if (moved.isOk() && index !== undefined) for (const name of moved.value) forget(index, name);
   return moved;
 }
@@ -100,15 +100,15 @@ export function setAside(
 /** Puts shown mail back; the index learns of it at once, since its arrival is older than what the
  * index is sure of (a listing would not be taken again for it). */
 export function restoreShown(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   id: string,
   entries: readonly AsideEntry[],
 ): Result<string[], StoreError> {
-  const restored = restoreAside(ctx, id, entries);
-  const index = knownIndex(ctx, id);
+  const restored = restoreAside(disk, id, entries);
+  const index = knownIndex(disk, id);
   if (restored.isErr() || index === undefined) return restored;
   for (const name of restored.value) {
-    const known = learn(ctx.fs, index, name);
+    const known = learn(disk.fs, index, name);
     if (known.isErr()) return err(known.error);
   }
   return restored;

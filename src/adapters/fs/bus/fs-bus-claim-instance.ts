@@ -11,37 +11,37 @@ import { type FsBusContext, folderPath } from "./fs-bus-folders.js";
 
 /** The instance of the claim file at `path`: undefined when it is not there, is no regular file (a
  * link is never followed) or has no instance (written by an older build). */
-export function readClaimInstance(ctx: FsBusContext, path: string): Result<string | undefined, StoreError> {
-  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
-  const opened = attempt("open", path, () => ctx.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
+export function readClaimInstance(disk: FsBusContext, path: string): Result<string | undefined, StoreError> {
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = disk.fs.constants;
+  const opened = attempt("open", path, () => disk.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
   if (failedWith(opened, "ENOENT") || failedWith(opened, "ELOOP") || failedWith(opened, "ENXIO")) {
     return ok(undefined);
   }
   if (opened.isErr()) return opened.map(() => undefined);
   const fd = opened.value;
   const head = new Uint8Array(claimInstanceBytes);
-  const read = attempt("fstat", path, () => ctx.fs.fstatSync(fd)).andThen((stats) =>
+  const read = attempt("fstat", path, () => disk.fs.fstatSync(fd)).andThen((stats) =>
     stats.isFile()
-      ? attempt("read", path, () => ctx.fs.readSync(fd, head, 0, head.length, 0)).map((bytes) =>
+      ? attempt("read", path, () => disk.fs.readSync(fd, head, 0, head.length, 0)).map((bytes) =>
           claimInstanceOf(decodeUtf8(head.subarray(0, bytes))),
         )
       : ok(undefined),
   );
-  attempt("close", path, () => ctx.fs.closeSync(fd));
+  attempt("close", path, () => disk.fs.closeSync(fd));
   return read;
 }
 
 /** The instance of each of these path claims; a claim not there, or without one, is left out. */
 export function claimInstances(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   claims: readonly ClaimName[],
 ): Result<Map<ClaimName, string>, StoreError> {
-  const folder = folderPath(ctx, "claims");
+  const folder = folderPath(disk, "claims");
   const found = new Map<ClaimName, string>();
   for (const claim of claims) {
     const name = encodeClaimName(claim);
     if (name.isErr()) continue;
-    const instance = readClaimInstance(ctx, `${folder}/${name.value}`);
+    const instance = readClaimInstance(disk, `${folder}/${name.value}`);
     if (instance.isErr()) return instance.map(() => found);
     if (instance.value !== undefined) found.set(claim, instance.value);
   }

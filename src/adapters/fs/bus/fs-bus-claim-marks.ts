@@ -10,20 +10,20 @@ import { lstatIfThere } from "../shared/fs-leftovers.js";
 import { unlinkNamed } from "./fs-bus-claims.js";
 import { type FsBusContext, folderPath } from "./fs-bus-folders.js";
 
-export function removeMarks(ctx: FsBusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
-  return unlinkNamed(ctx, claims, encodeMarkName);
+export function removeMarks(disk: FsBusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
+  return unlinkNamed(disk, claims, encodeMarkName);
 }
 
 export function claimTimes(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   claims: readonly ClaimName[],
 ): Result<Map<ClaimName, number>, StoreError> {
-  const folder = folderPath(ctx, "claims");
+  const folder = folderPath(disk, "claims");
   const times = new Map<ClaimName, number>();
   for (const claim of claims) {
     const name = encodeClaimName(claim);
     if (name.isErr()) continue;
-    const seen = lstatIfThere(ctx.fs, `${folder}/${name.value}`);
+    const seen = lstatIfThere(disk.fs, `${folder}/${name.value}`);
     if (seen.isErr()) return seen.map(() => times);
     if (seen.value?.isFile() === true) times.set(claim, seen.value.mtimeMs);
   }
@@ -32,20 +32,20 @@ export function claimTimes(
 
 /** Opened without following a link and stamped through the open file, so a name swapped for a link
  * stamps nothing outside the bus. */
-export function stampClaim(ctx: FsBusContext, claim: ClaimName, nowMs: number): Result<boolean, StoreError> {
+export function stampClaim(disk: FsBusContext, claim: ClaimName, nowMs: number): Result<boolean, StoreError> {
   const name = encodeClaimName(claim);
   if (name.isErr()) return ok(false);
-  const path = `${folderPath(ctx, "claims")}/${name.value}`;
-  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
-  const opened = attempt("open", path, () => ctx.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
+  const path = `${folderPath(disk, "claims")}/${name.value}`;
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = disk.fs.constants;
+  const opened = attempt("open", path, () => disk.fs.openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK));
   if (failedWith(opened, "ENOENT") || failedWith(opened, "ELOOP")) return ok(false);
   if (opened.isErr()) return opened.map(() => false);
   const fd = opened.value;
-  const stamped = attempt("fstat", path, () => ctx.fs.fstatSync(fd)).andThen((stats) => {
+  const stamped = attempt("fstat", path, () => disk.fs.fstatSync(fd)).andThen((stats) => {
     if (!stats.isFile()) return ok(false);
     const at = new Date(nowMs);
-    return attempt("futimes", path, () => ctx.fs.futimesSync(fd, at, at)).map(() => true);
+    return attempt("futimes", path, () => disk.fs.futimesSync(fd, at, at)).map(() => true);
   });
-  attempt("close", path, () => ctx.fs.closeSync(fd));
+  attempt("close", path, () => disk.fs.closeSync(fd));
   return stamped;
 }

@@ -14,8 +14,8 @@ type OpenDir = ReturnType<FsLike["opendirSync"]>;
 
 /** Files one entry into the listing as listClaims does: marks apart, names decoded once per store
  * (the memo), anything that is not a claim's regular file counted as ignored. */
-export function claimVisitor(ctx: FsBusContext, listing: ClaimListing): (entry: FsDirent) => void {
-  const memo = ctx.decodedClaims;
+export function claimVisitor(disk: FsBusContext, listing: ClaimListing): (entry: FsDirent) => void {
+  const memo = disk.decodedClaims;
   // Bounded: names of claims long gone are forgotten all at once, past two full listings' worth.
   if (memo.size > 2 * claimsListedMax) memo.clear();
   return (entry) => {
@@ -46,16 +46,16 @@ function finished(listing: ClaimListing): ClaimPages {
   return { next: () => ok({ claims: [], marks: [], whole: { ...listing } }), close: () => {} };
 }
 
-export function pageClaims(ctx: FsBusContext): Result<ClaimPages, StoreError> {
-  const folder = folderPath(ctx, "claims");
+export function pageClaims(disk: FsBusContext): Result<ClaimPages, StoreError> {
+  const folder = folderPath(disk, "claims");
   const listing: ClaimListing = { claims: [], marks: [], ignored: 0, truncated: false };
-  const there = folderThere(ctx, folder);
+  const there = folderThere(disk, folder);
   if (there.isErr()) return err(there.error);
   if (!there.value) return ok(finished(listing));
-  const opened = attempt("opendir", folder, () => ctx.fs.opendirSync(folder));
+  const opened = attempt("opendir", folder, () => disk.fs.opendirSync(folder));
   if (opened.isErr()) return err(opened.error);
   let dir: OpenDir | undefined = opened.value;
-  const visit = claimVisitor(ctx, listing);
+  const visit = claimVisitor(disk, listing);
   const counts = { entries: 0, dots: 0 };
   let ended = false;
   const close = () => {

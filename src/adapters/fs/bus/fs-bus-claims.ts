@@ -30,16 +30,18 @@ import {
 
 /** One listing, the names decoded; entries that are not regular files (by the listing's own types)
  * or whose names do not decode are counted as ignored. */
-export function listClaims(ctx: FsBusContext): Result<ClaimListing, StoreError> {
-  const folder = folderPath(ctx, "claims");
+export function listClaims(disk: FsBusContext): Result<ClaimListing, StoreError> {
+  const folder = folderPath(disk, "claims");
   const listing: ClaimListing = { claims: [], marks: [], ignored: 0, truncated: false };
-  const there = ownFolderStats(ctx, folder);
+  const there = ownFolderStats(disk, folder);
   if (there.isErr() || there.value === undefined) return there.map(() => listing);
   const bytes = there.value.size;
-  return scanFolder(ctx.fs, folder, claimsListedMax, claimVisitor(ctx, listing), undefined, bytes).map((truncated) => ({
-    ...listing,
-    truncated,
-  }));
+  return scanFolder(disk.fs, folder, claimsListedMax, claimVisitor(disk, listing), undefined, bytes).map(
+    (truncated) => ({
+      ...listing,
+      truncated,
+    }),
+  );
 }
 
 /** A key the name cannot hold comes back as the errno the kernel would give for it. */
@@ -77,7 +79,7 @@ function nameError(path: string, problem: ClaimNameError): StoreError {
 }
 
 export function createClaims(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   owner: string,
   joinToken: string,
   label: string,
@@ -85,7 +87,7 @@ export function createClaims(
   identities: readonly { key: string; identity: string }[],
   observed: boolean,
 ): Result<void, StoreError> {
-  const folder = folderPath(ctx, "claims");
+  const folder = folderPath(disk, "claims");
   const paths: string[] = [];
   const claims = [...keys.map((key) => ({ key })), ...identities];
   for (const claim of claims) {
@@ -100,41 +102,46 @@ export function createClaims(
     paths.push(`${folder}/${name.value}`);
   }
   if (paths.length === 0) return ok(undefined);
-  const ready = ensureOwn(ctx, folder).andThen(() => ensureOwn(ctx, folderPath(ctx, "tmp")));
+  const ready = ensureOwn(disk, folder).andThen(() => ensureOwn(disk, folderPath(disk, "tmp")));
   if (ready.isErr()) return err(ready.error);
   // One file, written once, linked under every name: k links and one write, not k files. The
   // draft is no publication (nobody reads tmp/), so it is written in place, not renamed.
-  const draft = tmpName(ctx, "claim", ".json");
-  const written = writeDraft(ctx, draft, encodeClaimFile(ctx.entropy.uuid(), owner, joinToken, label, keys));
+  const draft = tmpName(disk, "claim", ".json");
+  const written = writeDraft(disk, draft, encodeClaimFile(disk.entropy.uuid(), owner, joinToken, label, keys));
   if (written.isErr()) return err(written.error);
   const made: string[] = [];
-  const linked = linkAll(ctx, draft, paths, made);
-  removeQuietly(ctx.fs, draft);
+  const linked = linkAll(disk, draft, paths, made);
+  removeQuietly(disk.fs, draft);
   if (linked.isOk()) return ok(undefined);
   // All or none: the links this call made go; one that was there before (held already) stays.
-  for (const path of made) removeQuietly(ctx.fs, path);
+  for (const path of made) removeQuietly(disk.fs, path);
   return err(linked.error);
 }
 
 /** Owner-only, like every file of the store. */
 const draftMode = 0o600;
 
-function writeDraft(ctx: FsBusContext, path: string, text: string): Result<void, StoreError> {
-  const { O_CREAT, O_EXCL, O_WRONLY, O_NOFOLLOW } = ctx.fs.constants;
+function writeDraft(disk: FsBusContext, path: string, text: string): Result<void, StoreError> {
+  const { O_CREAT, O_EXCL, O_WRONLY, O_NOFOLLOW } = disk.fs.constants;
   const flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW;
-  const opened = attempt("open", path, () => ctx.fs.openSync(path, flags, draftMode));
+  const opened = attempt("open", path, () => disk.fs.openSync(path, flags, draftMode));
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
-  const written = writeAll(ctx.fs, fd, path, encodeUtf8(text));
-  const closed = attempt("close", path, () => ctx.fs.closeSync(fd));
+  const written = writeAll(disk.fs, fd, path, encodeUtf8(text));
+  const closed = attempt("close", path, () => disk.fs.closeSync(fd));
   const done = written.andThen(() => closed);
-  if (done.isErr()) removeQuietly(ctx.fs, path);
+  if (done.isErr()) removeQuietly(disk.fs, path);
   return done;
 }
 
-function linkAll(ctx: FsBusContext, draft: string, paths: readonly string[], made: string[]): Result<void, StoreError> {
+function linkAll(
+  disk: FsBusContext,
+  draft: string,
+  paths: readonly string[],
+  made: string[],
+): Result<void, StoreError> {
   for (const path of paths) {
-    const linked = attempt("link", path, () => ctx.fs.linkSync(draft, path));
+    const linked = attempt("link", path, () => disk.fs.linkSync(draft, path));
     if (linked.isOk()) {
       made.push(path);
       continue;
@@ -142,7 +149,7 @@ function linkAll(ctx: FsBusContext, draft: string, paths: readonly string[], mad
     if (!failedWith(linked, "EEXIST")) return err(linked.error);
     // The same name: this session holds the key under this very token already. Anything but a
     // regular file there (a folder, a link) is no claim of its, and the create fails.
-    const seen = lstatIfThere(ctx.fs, path);
+    const seen = lstatIfThere(disk.fs, path);
     if (seen.isErr()) return err(seen.error);
     if (seen.value?.isFile() !== true) return err(linked.error);
   }
@@ -151,25 +158,25 @@ function linkAll(ctx: FsBusContext, draft: string, paths: readonly string[], mad
 
 /** Unlinks each claim's file; one already gone counts as removed. Every claim is tried, and the
  * first failure is returned. */
-export function removeClaims(ctx: FsBusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
-  return unlinkNamed(ctx, claims, encodeClaimName);
+export function removeClaims(disk: FsBusContext, claims: readonly ClaimName[]): Result<void, StoreError> {
+  return unlinkNamed(disk, claims, encodeClaimName);
 }
 
 /** Unlinks the file `name` gives each claim in claims/ (a claim's own, or its mark); a claim with no
  * name was never made (a listing decodes only valid names), and one already gone counts as removed. */
 export function unlinkNamed(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   claims: readonly ClaimName[],
   name: (claim: ClaimName) => Result<string, unknown>,
 ): Result<void, StoreError> {
-  const folder = folderPath(ctx, "claims");
-  const there = folderThere(ctx, folder);
+  const folder = folderPath(disk, "claims");
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) return there.map(() => undefined);
   let failure: StoreError | undefined;
   for (const claim of claims) {
     const named = name(claim);
     if (named.isErr()) continue;
-    const gone = unlinkIfThere(ctx.fs, `${folder}/${named.value}`);
+    const gone = unlinkIfThere(disk.fs, `${folder}/${named.value}`);
     if (gone.isErr() && failure === undefined) failure = gone.error;
   }
   return failure === undefined ? ok(undefined) : err(failure);

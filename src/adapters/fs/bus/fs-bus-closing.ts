@@ -36,91 +36,91 @@ interface Closing {
  * each one that was open is searched, one lstat an entry: what another user owns is set aside
  * before anything lists it. Rare, so the normal paths stay one listing. The store that found it
  * tells the person; the folders are closed after, so no other store does. */
-export function closeBus(ctx: FsBusContext, path: string, stats: FsStats): Result<void, StoreError> {
+export function closeBus(disk: FsBusContext, path: string, stats: FsStats): Result<void, StoreError> {
   const closing: Closing = { folders: 0, setAside: 0 };
-  const inbox = folderPath(ctx, "inbox");
+  const inbox = folderPath(disk, "inbox");
   const tops: [string, number][] = [
-    [ctx.root, tmpSweepEntriesMax],
-    [folderPath(ctx, "sessions"), recordsListedMax],
-    [folderPath(ctx, "claims"), claimsListedMax],
-    [folderPath(ctx, "offers"), offersListedMax],
-    [folderPath(ctx, "tmp"), tmpSweepEntriesMax],
+    [disk.root, tmpSweepEntriesMax],
+    [folderPath(disk, "sessions"), recordsListedMax],
+    [folderPath(disk, "claims"), claimsListedMax],
+    [folderPath(disk, "offers"), offersListedMax],
+    [folderPath(disk, "tmp"), tmpSweepEntriesMax],
     [inbox, inboxesListedMax],
   ];
   for (const [folder, entriesMax] of tops) {
-    const done = closeAndSearch(ctx, folder, entriesMax, closing);
+    const done = closeAndSearch(disk, folder, entriesMax, closing);
     if (done.isErr()) return err(done.error);
   }
   const inboxes: string[] = [];
-  const listed = scanFolder(ctx.fs, inbox, inboxesListedMax, (entry) => {
+  const listed = scanFolder(disk.fs, inbox, inboxesListedMax, (entry) => {
     if (entry.isDirectory()) inboxes.push(`${inbox}/${entry.name}`);
   });
   if (listed.isErr() && !failedWith(listed, "ENOENT")) return err(listed.error);
   for (const folder of inboxes) {
     // An inbox, then the messages its reads set aside (put back into it later).
-    const done = closeAndSearch(ctx, folder, inboxEntriesMax, closing).andThen(() =>
-      closeAndSearch(ctx, `${folder}/${asideFolderName}`, asideListedMax, closing),
+    const done = closeAndSearch(disk, folder, inboxEntriesMax, closing).andThen(() =>
+      closeAndSearch(disk, `${folder}/${asideFolderName}`, asideListedMax, closing),
     );
     if (done.isErr()) return err(done.error);
   }
   if (closing.folders > 0) {
-    ctx.warn({ kind: "bus-opened", path, mode: permissionsOf(stats), ...closing, ancestor: openAncestor(ctx) });
+    disk.warn({ kind: "bus-opened", path, mode: permissionsOf(stats), ...closing, ancestor: openAncestor(disk) });
   }
   return ok(undefined);
 }
 
 /** A folder above the bus folder that others may write: the walk from `/` that opening made, again. */
-function openAncestor(ctx: FsBusContext): { path: string; mode: number } | undefined {
-  const walked = checkRootPath(ctx.fs, ctx.root, ctx.uid);
+function openAncestor(disk: FsBusContext): { path: string; mode: number } | undefined {
+  const walked = checkRootPath(disk.fs, disk.root, disk.uid);
   return walked.isErr() && walked.error.kind === "open-ancestor"
     ? { path: walked.error.path, mode: walked.error.mode }
     : undefined;
 }
 
 function closeAndSearch(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   folder: string,
   entriesMax: number,
   closing: Closing,
 ): Result<void, StoreError> {
-  const seen = lstatIfThere(ctx.fs, folder);
+  const seen = lstatIfThere(disk.fs, folder);
   if (seen.isErr()) return err(seen.error);
   const stats = seen.value;
   // Missing, not a folder or another user's: left to the checks that refuse it.
-  if (stats === undefined || !stats.isDirectory() || stats.uid !== ctx.uid) return ok(undefined);
+  if (stats === undefined || !stats.isDirectory() || stats.uid !== disk.uid) return ok(undefined);
   if ((stats.mode & sharedBits) === 0) return ok(undefined);
-  const closed = closeFolder(ctx, folder);
+  const closed = closeFolder(disk, folder);
   if (closed.isErr() || !closed.value || !openToOthers(stats)) return closed.map(() => undefined);
   closing.folders++;
-  return setAsideForeign(ctx, folder, entriesMax, closing);
+  return setAsideForeign(disk, folder, entriesMax, closing);
 }
 
 /** One lstat per entry of a folder just closed: another user's entry is renamed into tmp/ (a file
  * that cannot be moved is removed); a file of this user's that others may write is closed. */
 function setAsideForeign(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   folder: string,
   entriesMax: number,
   closing: Closing,
 ): Result<void, StoreError> {
   const names: string[] = [];
-  const scanned = scanFolder(ctx.fs, folder, entriesMax, (entry) => names.push(entry.name));
+  const scanned = scanFolder(disk.fs, folder, entriesMax, (entry) => names.push(entry.name));
   if (scanned.isErr()) return err(scanned.error);
-  const inTmp = folder === folderPath(ctx, "tmp");
+  const inTmp = folder === folderPath(disk, "tmp");
   for (const name of names) {
     if (inTmp && name.startsWith(`${setAsidePrefix}~`)) continue;
     const path = `${folder}/${name}`;
-    const seen = lstatIfThere(ctx.fs, path);
+    const seen = lstatIfThere(disk.fs, path);
     if (seen.isErr()) return err(seen.error);
     const stats = seen.value;
     if (stats === undefined) continue;
-    if (stats.uid !== ctx.uid) {
-      const moved = setAside(ctx, path, stats);
+    if (stats.uid !== disk.uid) {
+      const moved = setAside(disk, path, stats);
       if (moved.isErr()) return err(moved.error);
       if (moved.value) closing.setAside++;
     } else if (stats.isFile() && (stats.mode & sharedBits) !== 0) {
       // The folder is closed now: nobody else can swap this name for a link meanwhile.
-      const closed = attempt("chmod", path, () => ctx.fs.chmodSync(path, ownFileMode));
+      const closed = attempt("chmod", path, () => disk.fs.chmodSync(path, ownFileMode));
       if (closed.isErr() && !failedWith(closed, "ENOENT")) return err(closed.error);
     }
   }
@@ -130,9 +130,9 @@ function setAsideForeign(
 /** Renamed into tmp/ (removed when it cannot be moved). A folder stays where it is: another
  * user's folder where a bus folder should be is refused, as it always was, and anywhere else it
  * is no claim, record or message (none of them is a folder). */
-function setAside(ctx: FsBusContext, path: string, stats: FsStats): Result<boolean, StoreError> {
+function setAside(disk: FsBusContext, path: string, stats: FsStats): Result<boolean, StoreError> {
   if (stats.isDirectory()) return ok(false);
-  const moved = attempt("rename", path, () => ctx.fs.renameSync(path, tmpName(ctx, setAsidePrefix)));
+  const moved = attempt("rename", path, () => disk.fs.renameSync(path, tmpName(disk, setAsidePrefix)));
   // Not moved (tmp/ missing, say): removed instead; one gone meanwhile counts as neither.
-  return moved.isOk() ? ok(true) : unlinkIfThere(ctx.fs, path);
+  return moved.isOk() ? ok(true) : unlinkIfThere(disk.fs, path);
 }

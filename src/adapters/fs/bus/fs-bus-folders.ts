@@ -42,8 +42,8 @@ export const sharedBits = 0o077;
 type BusFolder = "sessions" | "inbox" | "claims" | "offers" | "tmp";
 export const busFolders: readonly BusFolder[] = ["sessions", "inbox", "claims", "offers", "tmp"];
 
-export function folderPath(ctx: FsBusContext, folder: BusFolder): string {
-  return `${ctx.root}/${folder}`;
+export function folderPath(disk: FsBusContext, folder: BusFolder): string {
+  return `${disk.root}/${folder}`;
 }
 
 /** Ids are checked by the codecs, but a string that reaches a path is checked again: a bad one is a bug. */
@@ -51,48 +51,50 @@ function assertBusId(id: string): void {
   if (!isBusId(id)) throw new Error(`not a bus id: ${JSON.stringify(id)}`);
 }
 
-export function inboxFolder(ctx: FsBusContext, id: string): string {
+export function inboxFolder(disk: FsBusContext, id: string): string {
   assertBusId(id);
-  return `${folderPath(ctx, "inbox")}/${id}`;
+  return `${folderPath(disk, "inbox")}/${id}`;
 }
 
-export function recordPath(ctx: FsBusContext, id: string): string {
+export function recordPath(disk: FsBusContext, id: string): string {
   assertBusId(id);
-  return `${folderPath(ctx, "sessions")}/${id}.json`;
+  return `${folderPath(disk, "sessions")}/${id}.json`;
 }
 
 /** A fresh name in tmp/: `<what>~<uuid>` (plus a suffix), unique per call. */
-export function tmpName(ctx: FsBusContext, what: string, suffix = ""): string {
-  return `${folderPath(ctx, "tmp")}/${what}~${ctx.entropy.uuid()}${suffix}`;
+export function tmpName(disk: FsBusContext, what: string, suffix = ""): string {
+  return `${folderPath(disk, "tmp")}/${what}~${disk.entropy.uuid()}${suffix}`;
 }
 
 /** The folder is a real folder of this user's (ENOENT when missing), closed to others: the stats
  * are those of the first lstat (a folder found open is closed before this returns). */
-function checkOwn(ctx: FsBusContext, path: string): Result<FsStats, StoreError> {
-  return checkFolder(ctx.fs, path)
-    .andThen((stats) => ownFolder(path, stats, ctx.uid))
-    .andThen((stats) => keptClosed(ctx, path, stats));
+function checkOwn(disk: FsBusContext, path: string): Result<FsStats, StoreError> {
+  return checkFolder(disk.fs, path)
+    .andThen((stats) => ownFolder(path, stats, disk.uid))
+    .andThen((stats) => keptClosed(disk, path, stats));
 }
 
 /** Like checkOwn, and a missing folder is made (busFolderMode). */
-export function ensureOwn(ctx: FsBusContext, path: string): Result<FsStats, StoreError> {
-  const seen = checkOwn(ctx, path);
+export function ensureOwn(disk: FsBusContext, path: string): Result<FsStats, StoreError> {
+  const seen = checkOwn(disk, path);
   if (!failedWith(seen, "ENOENT")) return seen;
-  return ensureFolder(ctx.fs, path)
-    .andThen((stats) => ownFolder(path, stats, ctx.uid))
-    .andThen((stats) => (permissionsOf(stats) === busFolderMode ? ok(stats) : closeFolder(ctx, path).map(() => stats)));
+  return ensureFolder(disk.fs, path)
+    .andThen((stats) => ownFolder(path, stats, disk.uid))
+    .andThen((stats) =>
+      permissionsOf(stats) === busFolderMode ? ok(stats) : closeFolder(disk, path).map(() => stats),
+    );
 }
 
 /** checkOwn where a missing folder is an empty one: `false` when it is not there. */
-export function folderThere(ctx: FsBusContext, path: string): Result<boolean, StoreError> {
-  const seen = checkOwn(ctx, path);
+export function folderThere(disk: FsBusContext, path: string): Result<boolean, StoreError> {
+  const seen = checkOwn(disk, path);
   if (failedWith(seen, "ENOENT")) return ok(false);
   return seen.map(() => true);
 }
 
 /** folderThere with the stats it judged: undefined when the folder is not there. */
-export function ownFolderStats(ctx: FsBusContext, path: string): Result<FsStats | undefined, StoreError> {
-  const seen = checkOwn(ctx, path);
+export function ownFolderStats(disk: FsBusContext, path: string): Result<FsStats | undefined, StoreError> {
+  const seen = checkOwn(disk, path);
   return failedWith(seen, "ENOENT") ? ok(undefined) : seen;
 }
 
@@ -148,27 +150,27 @@ type Dir = ReturnType<FsLike["opendirSync"]>;
 /** A folder others may only read is closed quietly (nobody else could change what is in it); one
  * they may write has the whole bus closed and searched. A judgement of stats already read: while the
  * folders are closed, this check costs no syscall. */
-function keptClosed(ctx: FsBusContext, path: string, stats: FsStats): Result<FsStats, StoreError> {
+function keptClosed(disk: FsBusContext, path: string, stats: FsStats): Result<FsStats, StoreError> {
   if ((stats.mode & sharedBits) === 0) return ok(stats);
-  const closed = openToOthers(stats) ? ctx.closeBus(path, stats) : closeFolder(ctx, path).map(() => undefined);
+  const closed = openToOthers(stats) ? disk.closeBus(path, stats) : closeFolder(disk, path).map(() => undefined);
   return closed.map(() => stats);
 }
 
 /** chmod busFolderMode through a descriptor opened without following links, after its fstat said
  * it is a real folder of this user's: what is changed is what was judged, never a link's target.
  * False when the folder is gone or is not this user's now (the next check refuses it). */
-export function closeFolder(ctx: FsBusContext, path: string): Result<boolean, StoreError> {
-  const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
+export function closeFolder(disk: FsBusContext, path: string): Result<boolean, StoreError> {
+  const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = disk.fs.constants;
   const flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK;
-  const opened = attempt("open", path, () => ctx.fs.openSync(path, flags));
+  const opened = attempt("open", path, () => disk.fs.openSync(path, flags));
   if (failedWith(opened, "ENOENT")) return ok(false);
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
-  const changed = attempt("fstat", path, () => ctx.fs.fstatSync(fd)).andThen((stats) =>
-    stats.isDirectory() && stats.uid === ctx.uid
-      ? attempt("chmod", path, () => ctx.fs.fchmodSync(fd, busFolderMode)).map(() => true)
+  const changed = attempt("fstat", path, () => disk.fs.fstatSync(fd)).andThen((stats) =>
+    stats.isDirectory() && stats.uid === disk.uid
+      ? attempt("chmod", path, () => disk.fs.fchmodSync(fd, busFolderMode)).map(() => true)
       : ok(false),
   );
-  attempt("close", path, () => ctx.fs.closeSync(fd));
+  attempt("close", path, () => disk.fs.closeSync(fd));
   return changed;
 }

@@ -61,31 +61,31 @@ export interface InboxIndex {
  * process (the record's owner), so the index is that reader's. */
 const indexes = new WeakMap<FsBusContext, Map<string, InboxIndex>>();
 
-export function indexOf(ctx: FsBusContext, id: string): InboxIndex {
-  let byId = indexes.get(ctx);
+export function indexOf(disk: FsBusContext, id: string): InboxIndex {
+  let byId = indexes.get(disk);
   if (byId === undefined) {
     byId = new Map();
-    indexes.set(ctx, byId);
+    indexes.set(disk, byId);
   }
   let index = byId.get(id);
   if (index === undefined) {
-    index = newIndex(inboxFolder(ctx, id));
+    index = newIndex(inboxFolder(disk, id));
     byId.set(id, index);
   }
   return index;
 }
 
 /** The inbox folder is not there (never made, or dropped by a prune): what the index knew is gone. */
-export function noFolder(ctx: FsBusContext, id: string): void {
-  const index = indexes.get(ctx)?.get(id);
+export function noFolder(disk: FsBusContext, id: string): void {
+  const index = indexes.get(disk)?.get(id);
   if (index === undefined) return;
   closePass(index);
-  indexes.get(ctx)?.delete(id);
+  indexes.get(disk)?.delete(id);
 }
 
 /** The index of `id`'s inbox when this store has one. */
-export function knownIndex(ctx: FsBusContext, id: string): InboxIndex | undefined {
-  return indexes.get(ctx)?.get(id);
+export function knownIndex(disk: FsBusContext, id: string): InboxIndex | undefined {
+  return indexes.get(disk)?.get(id);
 }
 
 const byArrival = (a: Arrival, b: Arrival) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

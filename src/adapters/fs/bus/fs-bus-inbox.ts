@@ -47,23 +47,23 @@ import {
   relist,
 } from "./fs-bus-inbox-index.js";
 
-export function openInbox(ctx: FsBusContext, id: string): Result<void, StoreError> {
-  return ensureOwn(ctx, folderPath(ctx, "inbox"))
-    .andThen(() => ensureOwn(ctx, inboxFolder(ctx, id)))
+export function openInbox(disk: FsBusContext, id: string): Result<void, StoreError> {
+  return ensureOwn(disk, folderPath(disk, "inbox"))
+    .andThen(() => ensureOwn(disk, inboxFolder(disk, id)))
     .map(() => undefined);
 }
 
-export function deliver(ctx: FsBusContext, message: BusMessage, sentAtMs: number): Result<string, StoreError> {
+export function deliver(disk: FsBusContext, message: BusMessage, sentAtMs: number): Result<string, StoreError> {
   const text = encodeBusMessage(message);
   const name = messageFileName(sentAtMs, message.id);
-  const folder = inboxFolder(ctx, message.to);
+  const folder = inboxFolder(disk, message.to);
   const publish = () =>
-    ensureOwn(ctx, folderPath(ctx, "inbox"))
-      .andThen(() => ensureOwn(ctx, folder))
-      .andThen(() => ensureOwn(ctx, folderPath(ctx, "tmp")))
+    ensureOwn(disk, folderPath(disk, "inbox"))
+      .andThen(() => ensureOwn(disk, folder))
+      .andThen(() => ensureOwn(disk, folderPath(disk, "tmp")))
       .andThen(() =>
-        writeAtomic(ctx.fs, {
-          tmpPath: tmpName(ctx, "message", ".json"),
+        writeAtomic(disk.fs, {
+          tmpPath: tmpName(disk, "message", ".json"),
           finalPath: `${folder}/${name}`,
           text,
           // Coordination mail, not the mailbox's: a power cut may lose it, a crash may not.
@@ -87,7 +87,7 @@ interface Walk {
 /** The front of the index, read. `listedNow`: the folder was just listed whole, so what the index
  * holds is the best anyone can know; otherwise the walk stops where the index is no longer sure. */
 function walkFront(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   index: InboxIndex,
   id: string,
   max: number,
@@ -104,7 +104,7 @@ function walkFront(
       walk.unsure = true;
       return ok(walk);
     }
-    const entry = readArrival(ctx, index.folder, id, arrival);
+    const entry = readArrival(disk, index.folder, id, arrival);
     if (entry.isErr()) return err(entry.error);
     // Consumed or pruned since it was indexed: neither shown nor counted.
     if (entry.value === undefined) forget(index, arrival.name);
@@ -115,43 +115,45 @@ function walkFront(
   return ok(walk);
 }
 
-export function peekInbox(ctx: FsBusContext, id: string, max: number, time: InboxTime): Result<InboxPeek, StoreError> {
-  const folder = inboxFolder(ctx, id);
-  const there = ownFolderStats(ctx, folder);
+export function peekInbox(disk: FsBusContext, id: string, max: number, time: InboxTime): Result<InboxPeek, StoreError> {
+  const folder = inboxFolder(disk, id);
+  const there = ownFolderStats(disk, folder);
   if (there.isErr() || there.value === undefined) {
-    noFolder(ctx, id);
+    noFolder(disk, id);
     return there.map(() => ({ entries: [], files: 0 }));
   }
   const folderBytes = there.value.size;
-  const index = indexOf(ctx, id);
+  const index = indexOf(disk, id);
   // `max` counts messages: files this build cannot read never fill the page, or enough of them would
   // hide every later message until the TTL.
   let walk =
-    index.exactBeforeMs === undefined ? ok({ entries: [], unsure: true }) : walkFront(ctx, index, id, max, time, false);
+    index.exactBeforeMs === undefined
+      ? ok({ entries: [], unsure: true })
+      : walkFront(disk, index, id, max, time, false);
   if (walk.isOk() && walk.value.unsure) {
-    const listed = relist(ctx.fs, index, time.nowMs, folderBytes);
+    const listed = relist(disk.fs, index, time.nowMs, folderBytes);
     if (listed.isErr()) return err(listed.error);
-    walk = walkFront(ctx, index, id, max, time, true);
+    walk = walkFront(disk, index, id, max, time, true);
   }
   if (walk.isErr()) return err(walk.error);
   return ok({ entries: walk.value.entries, files: liveCount(index, time.expiredBeforeMs) });
 }
 
 export function peekUnseen(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   id: string,
   max: number,
   skip: ReadonlySet<string>,
   time: InboxTime,
 ): Result<UnseenMail, StoreError> {
-  const folder = inboxFolder(ctx, id);
-  const there = ownFolderStats(ctx, folder);
+  const folder = inboxFolder(disk, id);
+  const there = ownFolderStats(disk, folder);
   if (there.isErr() || there.value === undefined) {
-    noFolder(ctx, id);
+    noFolder(disk, id);
     return there.map(() => ({ messages: [], unreadableIds: [], ids: new Set<string>(), complete: true }));
   }
-  const index = indexOf(ctx, id);
-  const listed = advance(ctx.fs, index, inboxPassSliceMax, time.nowMs, there.value.size);
+  const index = indexOf(disk, id);
+  const listed = advance(disk.fs, index, inboxPassSliceMax, time.nowMs, there.value.size);
   if (listed.isErr()) return err(listed.error);
   const unseen: UnseenMail = {
     messages: [],
@@ -164,7 +166,7 @@ export function peekUnseen(
     if (arrival.mtimeMs < time.expiredBeforeMs) continue;
     const fileId = messageIdOfFileName(arrival.name);
     if (fileId === undefined || skip.has(fileId)) continue;
-    const entry = readArrival(ctx, folder, id, arrival);
+    const entry = readArrival(disk, folder, id, arrival);
     if (entry.isErr()) return err(entry.error);
     if (entry.value === undefined) forget(index, arrival.name);
     else if (entry.value.kind === "message") unseen.messages.push(entry.value);
@@ -173,25 +175,25 @@ export function peekUnseen(
   return ok(unseen);
 }
 
-export function inboxIds(ctx: FsBusContext, id: string, nowMs: number): Result<ReadonlySet<string>, StoreError> {
-  const folder = inboxFolder(ctx, id);
-  const there = ownFolderStats(ctx, folder);
+export function inboxIds(disk: FsBusContext, id: string, nowMs: number): Result<ReadonlySet<string>, StoreError> {
+  const folder = inboxFolder(disk, id);
+  const there = ownFolderStats(disk, folder);
   if (there.isErr() || there.value === undefined) {
-    noFolder(ctx, id);
+    noFolder(disk, id);
     return there.map(() => new Set<string>());
   }
-  const index = indexOf(ctx, id);
+  const index = indexOf(disk, id);
   const folderBytes = there.value.size;
   // Once listed whole, a slice a call keeps it current; a first look lists it whole.
   const listed =
     index.exactBeforeMs === undefined
-      ? relist(ctx.fs, index, nowMs, folderBytes)
-      : advance(ctx.fs, index, inboxPassSliceMax, nowMs, folderBytes).map(() => undefined);
+      ? relist(disk.fs, index, nowMs, folderBytes)
+      : advance(disk.fs, index, inboxPassSliceMax, nowMs, folderBytes).map(() => undefined);
   return listed.map(() => index.ids);
 }
 
 function readArrival(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   folder: string,
   id: string,
   { name, mtimeMs }: Arrival,
@@ -205,7 +207,7 @@ function readArrival(
   });
   const fileId = messageIdOfFileName(name);
   if (fileId === undefined) return ok(unreadable("name-mismatch"));
-  const read = readOwnEntry(ctx.fs, `${folder}/${name}`, messageBytesMax, ctx.uid);
+  const read = readOwnEntry(disk.fs, `${folder}/${name}`, messageBytesMax, disk.uid);
   if (read.isErr()) return err(read.error);
   const found = read.value;
   switch (found.kind) {
@@ -229,15 +231,15 @@ function readArrival(
 
 /** Unlinks the named files; one already gone, or one that cannot be removed, is left out of the
  * answer (a file left is shown again, never lost). */
-export function consume(ctx: FsBusContext, id: string, names: readonly string[]): Result<string[], StoreError> {
+export function consume(disk: FsBusContext, id: string, names: readonly string[]): Result<string[], StoreError> {
   for (const name of names) assertEntryName(name);
-  const folder = inboxFolder(ctx, id);
-  const there = folderThere(ctx, folder);
+  const folder = inboxFolder(disk, id);
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) return there.map(() => []);
   const removed: string[] = [];
-  const index = knownIndex(ctx, id);
+  const index = knownIndex(disk, id);
   for (const name of names) {
-    const gone = unlinkIfThere(ctx.fs, `${folder}/${name}`);
+    const gone = unlinkIfThere(disk.fs, `${folder}/${name}`);
     if (gone.isOk() && gone.value) removed.push(name);
     if (index !== undefined && gone.isOk()) forget(index, name);
   }
@@ -246,23 +248,23 @@ export function consume(ctx: FsBusContext, id: string, names: readonly string[])
 
 /** Regular files in the inbox, by the listing's own types (no lstat), at most inboxEntriesMax:
  * past it the count says "at least". */
-export function countInbox(ctx: FsBusContext, id: string): Result<FileCount, StoreError> {
-  const folder = inboxFolder(ctx, id);
-  const there = folderThere(ctx, folder);
+export function countInbox(disk: FsBusContext, id: string): Result<FileCount, StoreError> {
+  const folder = inboxFolder(disk, id);
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) return there.map(() => ({ files: 0, atLeast: false }));
   let files = 0;
-  return scanFolder(ctx.fs, folder, inboxEntriesMax, (entry) => {
+  return scanFolder(disk.fs, folder, inboxEntriesMax, (entry) => {
     if (entry.isFile()) files++;
   }).map((cut) => ({ files, atLeast: cut }));
 }
 
 /** The real folders of inbox/ named like a session id, sorted, at most inboxesListedMax. */
-export function listInboxes(ctx: FsBusContext): Result<string[], StoreError> {
-  const folder = folderPath(ctx, "inbox");
-  const there = folderThere(ctx, folder);
+export function listInboxes(disk: FsBusContext): Result<string[], StoreError> {
+  const folder = folderPath(disk, "inbox");
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) return there.map(() => []);
   const ids: string[] = [];
-  return scanFolder(ctx.fs, folder, inboxesListedMax, (entry) => {
+  return scanFolder(disk.fs, folder, inboxesListedMax, (entry) => {
     if (entry.isDirectory() && !entry.isSymbolicLink() && isBusId(entry.name)) ids.push(entry.name);
   }).map(() => ids.sort());
 }

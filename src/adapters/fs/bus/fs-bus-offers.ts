@@ -17,19 +17,19 @@ import { ensureOwn, type FsBusContext, folderPath, folderThere, scanFolder, tmpN
 
 const suffix = ".json";
 
-function offerPath(ctx: FsBusContext, id: string): string {
+function offerPath(disk: FsBusContext, id: string): string {
   if (!isBusId(id)) throw new Error(`not a bus id: ${JSON.stringify(id)}`);
-  return `${folderPath(ctx, "offers")}/${id}${suffix}`;
+  return `${folderPath(disk, "offers")}/${id}${suffix}`;
 }
 
-export function writeOffer(ctx: FsBusContext, offer: HandoffOffer): Result<void, StoreError> {
+export function writeOffer(disk: FsBusContext, offer: HandoffOffer): Result<void, StoreError> {
   const text = encodeOffer(offer);
-  return ensureOwn(ctx, folderPath(ctx, "offers"))
-    .andThen(() => ensureOwn(ctx, folderPath(ctx, "tmp")))
+  return ensureOwn(disk, folderPath(disk, "offers"))
+    .andThen(() => ensureOwn(disk, folderPath(disk, "tmp")))
     .andThen(() =>
-      writeAtomic(ctx.fs, {
-        tmpPath: tmpName(ctx, `offer~${offer.id}`, suffix),
-        finalPath: offerPath(ctx, offer.id),
+      writeAtomic(disk.fs, {
+        tmpPath: tmpName(disk, `offer~${offer.id}`, suffix),
+        finalPath: offerPath(disk, offer.id),
         text,
         // An offer means nothing after a reboot (both sides are gone): no fsync.
         durable: false,
@@ -42,46 +42,46 @@ export function writeOffer(ctx: FsBusContext, offer: HandoffOffer): Result<void,
 
 /** The offer of this id and when it was made (its file's mtime), or undefined: none, or not one
  * this build reads (left for the prune's TTL). */
-export function readOffer(ctx: FsBusContext, id: string): Result<StoredOffer | undefined, StoreError> {
+export function readOffer(disk: FsBusContext, id: string): Result<StoredOffer | undefined, StoreError> {
   if (!isBusId(id)) return ok(undefined);
-  const there = folderThere(ctx, folderPath(ctx, "offers"));
+  const there = folderThere(disk, folderPath(disk, "offers"));
   if (there.isErr() || !there.value) return there.map(() => undefined);
-  const path = offerPath(ctx, id);
-  const read = readOwnEntry(ctx.fs, path, offerBytesMax, ctx.uid);
+  const path = offerPath(disk, id);
+  const read = readOwnEntry(disk.fs, path, offerBytesMax, disk.uid);
   if (read.isErr()) return err(read.error);
   if (read.value.kind !== "text") return ok(undefined);
   const offer = decodeOffer(read.value.text, id);
   if (offer.isErr()) return ok(undefined);
-  return lstatIfThere(ctx.fs, path).map((stats) =>
+  return lstatIfThere(disk.fs, path).map((stats) =>
     stats === undefined ? undefined : { offer: offer.value, madeMs: stats.mtimeMs },
   );
 }
 
 /** Every offer that reads, at most offersListedMax; an entry that is not one is skipped. */
-export function listOffers(ctx: FsBusContext): Result<StoredOffer[], StoreError> {
-  const folder = folderPath(ctx, "offers");
-  const there = folderThere(ctx, folder);
+export function listOffers(disk: FsBusContext): Result<StoredOffer[], StoreError> {
+  const folder = folderPath(disk, "offers");
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) return there.map(() => []);
   const ids: string[] = [];
-  const scanned = scanFolder(ctx.fs, folder, offersListedMax, (entry) => {
+  const scanned = scanFolder(disk.fs, folder, offersListedMax, (entry) => {
     const id = entry.name.slice(0, -suffix.length);
     if (entry.isFile() && entry.name.endsWith(suffix) && isBusId(id)) ids.push(id);
   });
   if (scanned.isErr()) return err(scanned.error);
   const offers: StoredOffer[] = [];
   for (const id of ids) {
-    const read = readOffer(ctx, id);
+    const read = readOffer(disk, id);
     if (read.isErr()) return err(read.error);
     if (read.value !== undefined) offers.push(read.value);
   }
   return ok(offers);
 }
 
-export function removeOffer(ctx: FsBusContext, id: string): Result<void, StoreError> {
+export function removeOffer(disk: FsBusContext, id: string): Result<void, StoreError> {
   if (!isBusId(id)) return ok(undefined);
-  const there = folderThere(ctx, folderPath(ctx, "offers"));
+  const there = folderThere(disk, folderPath(disk, "offers"));
   if (there.isErr() || !there.value) return there.map(() => undefined);
-  return unlinkIfThere(ctx.fs, offerPath(ctx, id)).map(() => undefined);
+  return unlinkIfThere(disk.fs, offerPath(disk, id)).map(() => undefined);
 }
 
 /**
@@ -95,19 +95,19 @@ export function removeOffer(ctx: FsBusContext, id: string): Result<void, StoreEr
  * claim again in between, after it too: a claim moved that was not the one offered goes back.
  */
 export function moveClaim(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   path: ClaimName,
   identities: readonly ClaimName[],
   to: { owner: string; joinToken: string },
   instance: string | undefined,
 ): Result<boolean, StoreError> {
-  const folder = folderPath(ctx, "claims");
+  const folder = folderPath(disk, "claims");
   const name = (claim: ClaimName) => encodeClaimName(claim).map((n) => `${folder}/${n}`);
   const from = name(path);
   const into = name({ key: path.key, ...to });
   if (from.isErr() || into.isErr()) return ok(false);
   const offered = (at: string) =>
-    instance === undefined ? ok(true) : readClaimInstance(ctx, at).map((seen) => seen === instance);
+    instance === undefined ? ok(true) : readClaimInstance(disk, at).map((seen) => seen === instance);
   const before = offered(from.value);
   if (before.isErr() || !before.value) return before.map(() => false);
   const made: string[] = [];
@@ -115,32 +115,32 @@ export function moveClaim(
     const source = name(identity);
     const target = name({ ...identity, ...to });
     if (source.isErr() || target.isErr()) continue;
-    const linked = attempt("link", target.value, () => ctx.fs.linkSync(source.value, target.value));
+    const linked = attempt("link", target.value, () => disk.fs.linkSync(source.value, target.value));
     if (linked.isOk() || failedWith(linked, "EEXIST")) made.push(target.value);
-    else if (!failedWith(linked, "ENOENT")) return undo(ctx, made, linked.error);
+    else if (!failedWith(linked, "ENOENT")) return undo(disk, made, linked.error);
   }
-  const renamed = attempt("rename", into.value, () => ctx.fs.renameSync(from.value, into.value));
+  const renamed = attempt("rename", into.value, () => disk.fs.renameSync(from.value, into.value));
   if (failedWith(renamed, "ENOENT")) {
-    for (const path of made) removeQuietly(ctx.fs, path);
+    for (const path of made) removeQuietly(disk.fs, path);
     return ok(false);
   }
-  if (renamed.isErr()) return undo(ctx, made, renamed.error);
+  if (renamed.isErr()) return undo(disk, made, renamed.error);
   const after = offered(into.value);
   if (after.isOk() && !after.value) {
-    attempt("rename", from.value, () => ctx.fs.renameSync(into.value, from.value));
-    for (const path of made) removeQuietly(ctx.fs, path);
+    attempt("rename", from.value, () => disk.fs.renameSync(into.value, from.value));
+    for (const path of made) removeQuietly(disk.fs, path);
     return ok(false);
   }
   for (const identity of identities) {
     const source = name(identity);
-    if (source.isOk()) unlinkIfThere(ctx.fs, source.value);
+    if (source.isOk()) unlinkIfThere(disk.fs, source.value);
   }
   const mark = encodeMarkName(path);
-  if (mark.isOk()) unlinkIfThere(ctx.fs, `${folder}/${mark.value}`);
+  if (mark.isOk()) unlinkIfThere(disk.fs, `${folder}/${mark.value}`);
   return ok(true);
 }
 
-function undo(ctx: FsBusContext, made: readonly string[], error: StoreError): Result<never, StoreError> {
-  for (const path of made) removeQuietly(ctx.fs, path);
+function undo(disk: FsBusContext, made: readonly string[], error: StoreError): Result<never, StoreError> {
+  for (const path of made) removeQuietly(disk.fs, path);
   return err(error);
 }

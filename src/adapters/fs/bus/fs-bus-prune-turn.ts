@@ -9,11 +9,11 @@ import type { FsBusContext } from "./fs-bus-folders.js";
  * more than one turn). */
 const cursors = new WeakMap<FsBusContext, Map<string, string>>();
 
-function cursorsOf(ctx: FsBusContext): Map<string, string> {
-  let byFolder = cursors.get(ctx);
+function cursorsOf(disk: FsBusContext): Map<string, string> {
+  let byFolder = cursors.get(disk);
   if (byFolder === undefined) {
     byFolder = new Map();
-    cursors.set(ctx, byFolder);
+    cursors.set(disk, byFolder);
   }
   return byFolder;
 }
@@ -31,8 +31,8 @@ function firstAfter(sorted: readonly string[], after: string): number {
 }
 
 /** The names this prune looks at, at most `looksMax`, in name order (for mail, oldest first). */
-export function takeTurn(ctx: FsBusContext, folder: string, names: readonly string[], looksMax: number): string[] {
-  const byFolder = cursorsOf(ctx);
+export function takeTurn(disk: FsBusContext, folder: string, names: readonly string[], looksMax: number): string[] {
+  const byFolder = cursorsOf(disk);
   if (names.length <= looksMax) {
     byFolder.delete(folder);
     return [...names];
@@ -49,6 +49,6 @@ export function takeTurn(ctx: FsBusContext, folder: string, names: readonly stri
 }
 
 /** The folder is gone: where its prune stopped means nothing any more. */
-export function forgetTurn(ctx: FsBusContext, folder: string): void {
-  cursors.get(ctx)?.delete(folder);
+export function forgetTurn(disk: FsBusContext, folder: string): void {
+  cursors.get(disk)?.delete(folder);
 }

@@ -35,16 +35,16 @@ const tombPrefix = "inbox~";
 /** Unlinks `path` when it is no folder (a link is removed, never followed) last changed before
  * `beforeMs`: "removed" (a regular file), "removed-other", "left" (a regular file kept), or "skipped". */
 function expire(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   path: string,
   beforeMs: number,
 ): Result<"removed" | "removed-other" | "left" | "skipped", StoreError> {
-  const seen = lstatIfThere(ctx.fs, path);
+  const seen = lstatIfThere(disk.fs, path);
   if (seen.isErr()) return err(seen.error);
   if (seen.value === undefined || seen.value.isDirectory()) return ok("skipped");
   if (seen.value.mtimeMs >= beforeMs) return ok(seen.value.isFile() ? "left" : "skipped");
   const file = seen.value.isFile();
-  return unlinkIfThere(ctx.fs, path).map((gone) => (!gone ? "skipped" : file ? "removed" : "removed-other"));
+  return unlinkIfThere(disk.fs, path).map((gone) => (!gone ? "skipped" : file ? "removed" : "removed-other"));
 }
 
 const emptyPrune: InboxPruned = { removed: 0, left: { files: 0, atLeast: false }, looked: 0 };
@@ -54,23 +54,23 @@ const emptyPrune: InboxPruned = { removed: 0, left: { files: 0, atLeast: false }
  * asked to, drops the folder once it is empty. What is left is counted from the listing's own
  * types, less what went: no lstat for a count. */
 export function pruneInbox(
-  ctx: FsBusContext,
+  disk: FsBusContext,
   id: string,
   beforeMs: number,
   dropEmpty: boolean,
   looksMax: number,
 ): Result<InboxPruned, StoreError> {
-  const folder = inboxFolder(ctx, id);
-  const there = folderThere(ctx, folder);
+  const folder = inboxFolder(disk, id);
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) {
-    forgetTurn(ctx, folder);
-    forgetTurn(ctx, `${folder}/${asideFolderName}`);
+    forgetTurn(disk, folder);
+    forgetTurn(disk, `${folder}/${asideFolderName}`);
     return there.map(() => emptyPrune);
   }
   const names: string[] = [];
   let files = 0;
   const scanned = scanFolder(
-    ctx.fs,
+    disk.fs,
     folder,
     inboxEntriesMax,
     (entry) => {
@@ -85,15 +85,15 @@ export function pruneInbox(
   let removed = 0;
   let filesRemoved = 0;
   // Nothing expires while the clock is in doubt (the cutoff is -Infinity): nothing to look at.
-  const turn = beforeMs === Number.NEGATIVE_INFINITY ? [] : takeTurn(ctx, folder, names, looksMax);
+  const turn = beforeMs === Number.NEGATIVE_INFINITY ? [] : takeTurn(disk, folder, names, looksMax);
   for (const name of turn) {
-    const done = expire(ctx, `${folder}/${name}`, beforeMs);
+    const done = expire(disk, `${folder}/${name}`, beforeMs);
     if (done.isErr()) return err(done.error);
     const gone = done.value === "removed" || done.value === "removed-other";
     if (gone && !name.startsWith(".")) removed++;
     if (done.value === "removed" && !name.startsWith(".")) filesRemoved++;
   }
-  const aside = pruneAside(ctx, `${folder}/${asideFolderName}`, beforeMs, looksMax - turn.length);
+  const aside = pruneAside(disk, `${folder}/${asideFolderName}`, beforeMs, looksMax - turn.length);
   if (aside.isErr()) return err(aside.error);
   const pruned = {
     removed,
@@ -101,33 +101,38 @@ export function pruneInbox(
     looked: turn.length + aside.value,
   };
   if (!dropEmpty) return ok(pruned);
-  return dropInbox(ctx, id).map(() => pruned);
+  return dropInbox(disk, id).map(() => pruned);
 }
 
 /** Shown mail set aside past the TTL: whatever its reader's session recorded, it has expired. Looks
  * at no more than `looksMax` entries; says how many it looked at. */
-function pruneAside(ctx: FsBusContext, folder: string, beforeMs: number, looksMax: number): Result<number, StoreError> {
+function pruneAside(
+  disk: FsBusContext,
+  folder: string,
+  beforeMs: number,
+  looksMax: number,
+): Result<number, StoreError> {
   if (looksMax <= 0 || beforeMs === Number.NEGATIVE_INFINITY) return ok(0);
-  const there = folderThere(ctx, folder);
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) {
-    forgetTurn(ctx, folder);
+    forgetTurn(disk, folder);
     return there.map(() => 0);
   }
   const names: string[] = [];
-  const scanned = scanFolder(ctx.fs, folder, asideListedMax, (entry) => names.push(entry.name));
+  const scanned = scanFolder(disk.fs, folder, asideListedMax, (entry) => names.push(entry.name));
   if (scanned.isErr()) return err(scanned.error);
   // `<reader pid>~<message file>`: each reader's oldest first.
-  const turn = takeTurn(ctx, folder, names, looksMax);
+  const turn = takeTurn(disk, folder, names, looksMax);
   for (const name of turn) {
-    const done = expire(ctx, `${folder}/${name}`, beforeMs);
+    const done = expire(disk, `${folder}/${name}`, beforeMs);
     if (done.isErr()) return err(done.error);
   }
   return ok(turn.length);
 }
 
 /** No entry but an empty aside folder: the inbox holds nothing (a dot-file keeps it, as ever). */
-function isEmptyFolder(ctx: FsBusContext, path: string): Result<boolean, StoreError> {
-  const opened = attempt("opendir", path, () => ctx.fs.opendirSync(path));
+function isEmptyFolder(disk: FsBusContext, path: string): Result<boolean, StoreError> {
+  const opened = attempt("opendir", path, () => disk.fs.opendirSync(path));
   if (opened.isErr()) return err(opened.error);
   const dir = opened.value;
   const looked = attempt("readdir", path, () => {
@@ -135,7 +140,7 @@ function isEmptyFolder(ctx: FsBusContext, path: string): Result<boolean, StoreEr
       const entry = dir.readSync();
       if (entry === null) return { empty: true, aside: false };
       if (entry.name !== asideFolderName || !entry.isDirectory()) return { empty: false, aside: false };
-      const inner = ctx.fs.opendirSync(`${path}/${asideFolderName}`);
+      const inner = disk.fs.opendirSync(`${path}/${asideFolderName}`);
       const first = inner.readSync();
       inner.closeSync();
       if (first !== null) return { empty: false, aside: true };
@@ -145,64 +150,64 @@ function isEmptyFolder(ctx: FsBusContext, path: string): Result<boolean, StoreEr
   return looked.map((l) => l.empty);
 }
 
-function dropInbox(ctx: FsBusContext, id: string): Result<void, StoreError> {
-  const folder = inboxFolder(ctx, id);
-  const empty = isEmptyFolder(ctx, folder);
+function dropInbox(disk: FsBusContext, id: string): Result<void, StoreError> {
+  const folder = inboxFolder(disk, id);
+  const empty = isEmptyFolder(disk, folder);
   if (failedWith(empty, "ENOENT")) return ok(undefined);
   if (empty.isErr() || !empty.value) return empty.map(() => undefined);
-  const ready = ensureOwn(ctx, folderPath(ctx, "tmp"));
+  const ready = ensureOwn(disk, folderPath(disk, "tmp"));
   if (ready.isErr()) return err(ready.error);
-  const tomb = tmpName(ctx, `${tombPrefix}${id}`);
-  const moved = attempt("rename", folder, () => ctx.fs.renameSync(folder, tomb));
+  const tomb = tmpName(disk, `${tombPrefix}${id}`);
+  const moved = attempt("rename", folder, () => disk.fs.renameSync(folder, tomb));
   if (failedWith(moved, "ENOENT")) return ok(undefined);
   if (moved.isErr()) return err(moved.error);
-  return settleTomb(ctx, tomb, id);
+  return settleTomb(disk, tomb, id);
 }
 
 /** Removes an inbox moved into tmp/ when it is empty; else puts it back, or, when a sender made the
  * inbox anew meanwhile, moves its files into the new one (names are unique). */
-function settleTomb(ctx: FsBusContext, tomb: string, id: string): Result<void, StoreError> {
-  return settleTombstone(ctx.fs, tomb, inboxFolder(ctx, id), {
-    removable: (at) => isEmptyFolder(ctx, at),
-    merge: (at, folder) => mergeInbox(ctx, at, folder),
-    emptied: (at) => leftEmpty(ctx, at),
+function settleTomb(disk: FsBusContext, tomb: string, id: string): Result<void, StoreError> {
+  return settleTombstone(disk.fs, tomb, inboxFolder(disk, id), {
+    removable: (at) => isEmptyFolder(disk, at),
+    merge: (at, folder) => mergeInbox(disk, at, folder),
+    emptied: (at) => leftEmpty(disk, at),
   }).map(() => undefined);
 }
 
-function mergeInbox(ctx: FsBusContext, tomb: string, folder: string): Result<void, StoreError> {
+function mergeInbox(disk: FsBusContext, tomb: string, folder: string): Result<void, StoreError> {
   const names: string[] = [];
-  const scanned = scanFolder(ctx.fs, tomb, inboxEntriesMax, (entry) => names.push(entry.name));
+  const scanned = scanFolder(disk.fs, tomb, inboxEntriesMax, (entry) => names.push(entry.name));
   if (scanned.isErr()) return err(scanned.error);
   for (const name of names) {
-    const merged = attempt("rename", name, () => ctx.fs.renameSync(`${tomb}/${name}`, `${folder}/${name}`));
+    const merged = attempt("rename", name, () => disk.fs.renameSync(`${tomb}/${name}`, `${folder}/${name}`));
     if (merged.isErr()) return err(merged.error);
   }
-  return mergeAside(ctx, tomb, folder);
+  return mergeAside(disk, tomb, folder);
 }
 
 /** What is left after a merge is dot-files, never mail, or entries past the bound (the next sweep
  * moves them): only a tombstone with nothing but dot-files goes. */
-function leftEmpty(ctx: FsBusContext, tomb: string): boolean {
+function leftEmpty(disk: FsBusContext, tomb: string): boolean {
   let leftover = false;
-  const left = scanFolder(ctx.fs, tomb, inboxEntriesMax, () => {
+  const left = scanFolder(disk.fs, tomb, inboxEntriesMax, () => {
     leftover = true;
   });
   return left.isOk() && !left.value && !leftover;
 }
 
 /** Shown mail set aside in a moved inbox joins the new inbox's aside folder (names are unique). */
-function mergeAside(ctx: FsBusContext, tomb: string, folder: string): Result<void, StoreError> {
+function mergeAside(disk: FsBusContext, tomb: string, folder: string): Result<void, StoreError> {
   const from = `${tomb}/${asideFolderName}`;
-  const there = folderThere(ctx, from);
+  const there = folderThere(disk, from);
   if (there.isErr() || !there.value) return there.map(() => undefined);
   const names: string[] = [];
-  const scanned = scanFolder(ctx.fs, from, asideListedMax, (entry) => names.push(entry.name));
+  const scanned = scanFolder(disk.fs, from, asideListedMax, (entry) => names.push(entry.name));
   if (scanned.isErr() || names.length === 0) return scanned.map(() => undefined);
   const to = `${folder}/${asideFolderName}`;
-  const ready = ensureOwn(ctx, to);
+  const ready = ensureOwn(disk, to);
   if (ready.isErr()) return err(ready.error);
   for (const name of names) {
-    const moved = attempt("rename", name, () => ctx.fs.renameSync(`${from}/${name}`, `${to}/${name}`));
+    const moved = attempt("rename", name, () => disk.fs.renameSync(`${from}/${name}`, `${to}/${name}`));
     if (moved.isErr()) return err(moved.error);
   }
   return ok(undefined);
@@ -214,21 +219,21 @@ const dotsSweptMs = new WeakMap<FsBusContext, number>();
 
 /** Dot-files of sessions/ and claims/ past the message TTL: never data, never read, but each one
  * costs every listing a step. Folders among them are left alone. */
-function sweepDotFiles(ctx: FsBusContext, nowMs: number): Result<void, StoreError> {
-  const last = dotsSweptMs.get(ctx);
+function sweepDotFiles(disk: FsBusContext, nowMs: number): Result<void, StoreError> {
+  const last = dotsSweptMs.get(disk);
   if (last !== undefined && last <= nowMs && nowMs - last < tmpLeftoverAgeMs) return ok(undefined);
-  dotsSweptMs.set(ctx, nowMs);
+  dotsSweptMs.set(disk, nowMs);
   const folders = [
-    { path: folderPath(ctx, "sessions"), entriesMax: recordsListedMax },
-    { path: folderPath(ctx, "claims"), entriesMax: claimsListedMax },
+    { path: folderPath(disk, "sessions"), entriesMax: recordsListedMax },
+    { path: folderPath(disk, "claims"), entriesMax: claimsListedMax },
   ];
   for (const { path, entriesMax } of folders) {
-    const there = folderThere(ctx, path);
+    const there = folderThere(disk, path);
     if (there.isErr()) return err(there.error);
     if (!there.value) continue;
     const dots: string[] = [];
     const scanned = scanFolder(
-      ctx.fs,
+      disk.fs,
       path,
       entriesMax,
       () => {},
@@ -236,7 +241,7 @@ function sweepDotFiles(ctx: FsBusContext, nowMs: number): Result<void, StoreErro
     );
     if (scanned.isErr()) return err(scanned.error);
     for (const name of dots) {
-      const done = expire(ctx, `${path}/${name}`, nowMs - messageTtlMs);
+      const done = expire(disk, `${path}/${name}`, nowMs - messageTtlMs);
       if (done.isErr()) return err(done.error);
     }
   }
@@ -246,25 +251,25 @@ function sweepDotFiles(ctx: FsBusContext, nowMs: number): Result<void, StoreErro
 /** Removes what crashed writers left in tmp/ (files and links last changed before `nowMs -
  * olderThanMs`, never through a link) and settles inboxes a crashed prune left there. At most
  * tmpSweepEntriesMax entries a call. Returns how many entries it removed or settled. */
-export function sweepTmp(ctx: FsBusContext, nowMs: number, olderThanMs: number): Result<number, StoreError> {
-  const dots = sweepDotFiles(ctx, nowMs);
+export function sweepTmp(disk: FsBusContext, nowMs: number, olderThanMs: number): Result<number, StoreError> {
+  const dots = sweepDotFiles(disk, nowMs);
   if (dots.isErr()) return err(dots.error);
-  const folder = folderPath(ctx, "tmp");
-  const there = folderThere(ctx, folder);
+  const folder = folderPath(disk, "tmp");
+  const there = folderThere(disk, folder);
   if (there.isErr() || !there.value) return there.map(() => 0);
   const names: string[] = [];
-  const scanned = scanFolder(ctx.fs, folder, tmpSweepEntriesMax, (entry) => names.push(entry.name));
+  const scanned = scanFolder(disk.fs, folder, tmpSweepEntriesMax, (entry) => names.push(entry.name));
   if (scanned.isErr()) return err(scanned.error);
-  return sweepLeftovers(ctx.fs, folder, names, {
+  return sweepLeftovers(disk.fs, folder, names, {
     beforeMs: nowMs - olderThanMs,
     removeMax: tmpSweepEntriesMax,
-    onFolder: (path, name) => settleLeftFolder(ctx, path, name),
+    onFolder: (path, name) => settleLeftFolder(disk, path, name),
   });
 }
 
 /** A folder in tmp/ is only ever an inbox a prune moved there: `inbox~<id>~<uuid>`. */
-function settleLeftFolder(ctx: FsBusContext, path: string, name: string): Result<boolean, StoreError> {
+function settleLeftFolder(disk: FsBusContext, path: string, name: string): Result<boolean, StoreError> {
   const [prefix, id] = name.split("~");
   if (`${prefix}~` !== tombPrefix || id === undefined || !isBusId(id)) return ok(false);
-  return settleTomb(ctx, path, id).map(() => true);
+  return settleTomb(disk, path, id).map(() => true);
 }

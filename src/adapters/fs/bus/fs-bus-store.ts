@@ -50,76 +50,76 @@ export interface FsBusStoreOptions {
 }
 
 export function createFsBusStore(options: FsBusStoreOptions): BusStore {
-  const ctx: FsBusContext = {
+  const disk: FsBusContext = {
     fs: options.fs,
     root: options.root.replace(/\/+$/, "") || "/",
     uid: options.uid,
     entropy: options.entropy,
     warn: options.warn ?? (() => {}),
-    closeBus: (path, stats) => closeBus(ctx, path, stats),
+    closeBus: (path, stats) => closeBus(disk, path, stats),
     decodedClaims: new Map(),
   };
   return {
-    open: () => openBus(ctx),
-    writeRecord: (record) => writeRecord(ctx, record),
-    readRecord: (id) => readRecord(ctx, id),
-    touchRecord: (record, nowMs) => touchRecord(ctx, record, nowMs),
-    checkRecord: (id, self) => checkRecord(ctx, id, self),
-    listRecords: () => listRecords(ctx),
-    removeRecord: (id, joinToken, heartbeatMs) => removeRecord(ctx, id, joinToken, heartbeatMs),
-    deliver: (message, sentAtMs) => deliver(ctx, message, sentAtMs),
-    peekInbox: (id, max, time) => peekInbox(ctx, id, max, time),
-    peekUnseen: (id, max, skip, time) => peekUnseen(ctx, id, max, skip, time),
-    inboxIds: (id, nowMs) => inboxIds(ctx, id, nowMs),
-    consume: (id, names) => consume(ctx, id, names),
-    setAside: (id, names, reader) => setAside(ctx, id, names, reader),
-    listAside: (id) => listAside(ctx, id),
-    dropAside: (id, entries) => dropAside(ctx, id, entries),
-    restoreAside: (id, entries) => restoreShown(ctx, id, entries),
-    countInbox: (id) => countInbox(ctx, id),
-    pruneInbox: (id, beforeMs, dropEmpty, looksMax) => pruneInbox(ctx, id, beforeMs, dropEmpty, looksMax),
-    listInboxes: () => listInboxes(ctx),
-    openInbox: (id) => openInbox(ctx, id),
-    inboxPath: (id) => inboxFolder(ctx, id),
-    listClaims: () => listClaims(ctx),
-    pageClaims: () => pageClaims(ctx),
+    open: () => openBus(disk),
+    writeRecord: (record) => writeRecord(disk, record),
+    readRecord: (id) => readRecord(disk, id),
+    touchRecord: (record, nowMs) => touchRecord(disk, record, nowMs),
+    checkRecord: (id, self) => checkRecord(disk, id, self),
+    listRecords: () => listRecords(disk),
+    removeRecord: (id, joinToken, heartbeatMs) => removeRecord(disk, id, joinToken, heartbeatMs),
+    deliver: (message, sentAtMs) => deliver(disk, message, sentAtMs),
+    peekInbox: (id, max, time) => peekInbox(disk, id, max, time),
+    peekUnseen: (id, max, skip, time) => peekUnseen(disk, id, max, skip, time),
+    inboxIds: (id, nowMs) => inboxIds(disk, id, nowMs),
+    consume: (id, names) => consume(disk, id, names),
+    setAside: (id, names, reader) => setAside(disk, id, names, reader),
+    listAside: (id) => listAside(disk, id),
+    dropAside: (id, entries) => dropAside(disk, id, entries),
+    restoreAside: (id, entries) => restoreShown(disk, id, entries),
+    countInbox: (id) => countInbox(disk, id),
+    pruneInbox: (id, beforeMs, dropEmpty, looksMax) => pruneInbox(disk, id, beforeMs, dropEmpty, looksMax),
+    listInboxes: () => listInboxes(disk),
+    openInbox: (id) => openInbox(disk, id),
+    inboxPath: (id) => inboxFolder(disk, id),
+    listClaims: () => listClaims(disk),
+    pageClaims: () => pageClaims(disk),
     createClaims: (owner, joinToken, label, keys, identities, observed) =>
-      createClaims(ctx, owner, joinToken, label, keys, identities ?? [], observed === true),
-    removeClaims: (claims) => removeClaims(ctx, claims),
-    removeMarks: (claims) => removeMarks(ctx, claims),
-    claimTimes: (claims) => claimTimes(ctx, claims),
-    stampClaim: (claim, nowMs) => stampClaim(ctx, claim, nowMs),
-    writeOffer: (offer) => writeOffer(ctx, offer),
-    readOffer: (id) => readOffer(ctx, id),
-    listOffers: () => listOffers(ctx),
-    removeOffer: (id) => removeOffer(ctx, id),
-    moveClaim: (path, identities, to, instance) => moveClaim(ctx, path, identities, to, instance),
-    claimInstances: (claims) => claimInstances(ctx, claims),
-    sweepTmp: (nowMs, olderThanMs) => sweepTmp(ctx, nowMs, olderThanMs),
+      createClaims(disk, owner, joinToken, label, keys, identities ?? [], observed === true),
+    removeClaims: (claims) => removeClaims(disk, claims),
+    removeMarks: (claims) => removeMarks(disk, claims),
+    claimTimes: (claims) => claimTimes(disk, claims),
+    stampClaim: (claim, nowMs) => stampClaim(disk, claim, nowMs),
+    writeOffer: (offer) => writeOffer(disk, offer),
+    readOffer: (id) => readOffer(disk, id),
+    listOffers: () => listOffers(disk),
+    removeOffer: (id) => removeOffer(disk, id),
+    moveClaim: (path, identities, to, instance) => moveClaim(disk, path, identities, to, instance),
+    claimInstances: (claims) => claimInstances(disk, claims),
+    sweepTmp: (nowMs, olderThanMs) => sweepTmp(disk, nowMs, olderThanMs),
   };
 }
 
 /** The path to the bus folder is judged from `/` before anything is made (no mkdir through a folder
  * another user controls), then the folder and its four folders are made 0700 and checked to be this
  * user's. A bus folder given as a link of this user's is used by the real folder it leads to. */
-function openBus(ctx: FsBusContext): Result<void, StoreError> {
-  const real = { path: ctx.root };
-  let walked = checkRootPath(ctx.fs, ctx.root, ctx.uid, real);
+function openBus(disk: FsBusContext): Result<void, StoreError> {
+  const real = { path: disk.root };
+  let walked = checkRootPath(disk.fs, disk.root, disk.uid, real);
   if (failedWith(walked, "ENOENT")) {
-    const made = attempt("mkdir", ctx.root, () => ctx.fs.mkdirSync(ctx.root, { mode: folderMode, recursive: true }));
+    const made = attempt("mkdir", disk.root, () => disk.fs.mkdirSync(disk.root, { mode: folderMode, recursive: true }));
     if (made.isErr() && !failedWith(made, "EEXIST")) return err(made.error);
-    walked = checkRootPath(ctx.fs, ctx.root, ctx.uid, real);
+    walked = checkRootPath(disk.fs, disk.root, disk.uid, real);
   }
   if (walked.isErr()) return err(walked.error);
-  ctx.root = real.path;
+  disk.root = real.path;
   // An existing folder may have been made open to others; it is this user's (the walk said so).
   // One others could write may hold what they put there: the whole bus is closed and searched.
   const tightened = openToOthers(walked.value)
-    ? ctx.closeBus(ctx.root, walked.value)
-    : closeFolder(ctx, ctx.root).map(() => undefined);
+    ? disk.closeBus(disk.root, walked.value)
+    : closeFolder(disk, disk.root).map(() => undefined);
   if (tightened.isErr()) return err(tightened.error);
   for (const folder of busFolders) {
-    const ready = ensureOwn(ctx, folderPath(ctx, folder));
+    const ready = ensureOwn(disk, folderPath(disk, folder));
     if (ready.isErr()) return err(ready.error);
   }
   return ok(undefined);

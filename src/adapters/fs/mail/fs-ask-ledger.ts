@@ -12,10 +12,10 @@ import { addressFolder, ensureBox, type FsMailContext } from "./fs-boxes.js";
 const ledgerName = "asks.json";
 
 /** Temp file and rename: a reader sees the old ledger or the new one, never half of one. */
-export function writeAskLedger(ctx: FsMailContext, address: Address, text: string): Result<void, StoreError> {
-  const folder = addressFolder(ctx, address);
-  return ensureBox(ctx, address, ["tmp"]).andThen(() =>
-    writeAtomic(ctx.fs, {
+export function writeAskLedger(disk: FsMailContext, address: Address, text: string): Result<void, StoreError> {
+  const folder = addressFolder(disk, address);
+  return ensureBox(disk, address, ["tmp"]).andThen(() =>
+    writeAtomic(disk.fs, {
       tmpPath: `${folder}/tmp/${ledgerName}.tmp`,
       finalPath: `${folder}/${ledgerName}`,
       text,
@@ -29,8 +29,8 @@ export function writeAskLedger(ctx: FsMailContext, address: Address, text: strin
 
 /** The ledger's text; undefined when there is none, or when what is there is no file of this
  * session's (a link, a folder, too big): then the session starts with an empty ledger. */
-export function readAskLedger(ctx: FsMailContext, address: Address): Result<string | undefined, StoreError> {
-  const read = readOwnEntry(ctx.fs, `${addressFolder(ctx, address)}/${ledgerName}`, askLedgerBytesMax, ctx.uid);
+export function readAskLedger(disk: FsMailContext, address: Address): Result<string | undefined, StoreError> {
+  const read = readOwnEntry(disk.fs, `${addressFolder(disk, address)}/${ledgerName}`, askLedgerBytesMax, disk.uid);
   if (read.isErr()) return err(read.error);
   return ok(read.value.kind === "text" ? read.value.text : undefined);
 }

@@ -45,50 +45,50 @@ export interface KeptJournal {
 }
 
 /** Addresses are branded, but a string cast to one would reach the filesystem: check again. */
-export function addressFolder(ctx: FsMailContext, address: string): string {
+export function addressFolder(disk: FsMailContext, address: string): string {
   if (!isAddress(address)) throw new Error(`not an address: ${JSON.stringify(address)}`);
-  return `${ctx.root}/${address}`;
+  return `${disk.root}/${address}`;
 }
 
-export function boxFolder(ctx: FsMailContext, address: Address, box: Box): string {
-  return `${addressFolder(ctx, address)}/${box}`;
+export function boxFolder(disk: FsMailContext, address: Address, box: Box): string {
+  return `${addressFolder(disk, address)}/${box}`;
 }
 
 /** The address folder and the named boxes, created (0700) when missing, each a real folder. */
-export function ensureBox(ctx: FsMailContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
-  return walkBox(ctx, address, boxes, ensureFolder);
+export function ensureBox(disk: FsMailContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
+  return walkBox(disk, address, boxes, ensureFolder);
 }
 
 /** The address folder and the named boxes exist and are real folders (ENOENT when missing). */
-export function checkBox(ctx: FsMailContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
-  return walkBox(ctx, address, boxes, checkFolder);
+export function checkBox(disk: FsMailContext, address: Address, boxes: readonly Box[]): Result<FsStats, StoreError> {
+  return walkBox(disk, address, boxes, checkFolder);
 }
 
 function walkBox(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   boxes: readonly Box[],
   visit: (fs: FsLike, path: string) => Result<FsStats, StoreError>,
 ): Result<FsStats, StoreError> {
-  const folder = addressFolder(ctx, address);
+  const folder = addressFolder(disk, address);
   // running/ holds the records; mail addressed to "running" must not turn it into a mailbox.
   if (address === runningFolderName) return err(notAFolder(folder));
-  const top = visit(ctx.fs, folder).andThen((stats) => ownFolder(folder, stats, ctx.uid));
+  const top = visit(disk.fs, folder).andThen((stats) => ownFolder(folder, stats, disk.uid));
   if (top.isErr()) return top;
   for (const box of boxes) {
     const path = `${folder}/${box}`;
-    const inner = visit(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+    const inner = visit(disk.fs, path).andThen((stats) => ownFolder(path, stats, disk.uid));
     if (inner.isErr()) return inner;
   }
   return ok(top.value);
 }
 
 /** checkFolder, and the folder is this user's. */
-export function checkOwnFolder(ctx: FsMailContext, path: string): Result<FsStats, StoreError> {
-  return checkFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+export function checkOwnFolder(disk: FsMailContext, path: string): Result<FsStats, StoreError> {
+  return checkFolder(disk.fs, path).andThen((stats) => ownFolder(path, stats, disk.uid));
 }
 
 /** ensureFolder, and the folder is this user's. */
-export function ensureOwnFolder(ctx: FsMailContext, path: string): Result<FsStats, StoreError> {
-  return ensureFolder(ctx.fs, path).andThen((stats) => ownFolder(path, stats, ctx.uid));
+export function ensureOwnFolder(disk: FsMailContext, path: string): Result<FsStats, StoreError> {
+  return ensureFolder(disk.fs, path).andThen((stats) => ownFolder(path, stats, disk.uid));
 }

@@ -27,7 +27,7 @@ const journalBlockBytes = 4096;
 const journalTmpName = "claiming.json.tmp";
 
 export function writeClaimJournal(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   names: readonly string[],
 ): Result<void, StoreError> {
@@ -36,34 +36,34 @@ export function writeClaimJournal(
   const text = JSON.stringify(names);
   // Each character is a byte at least: a longer text cannot fit one page.
   const mayFit = text.length <= journalBlockBytes;
-  const kept = ctx.journals.get(address);
+  const kept = disk.journals.get(address);
   if (kept !== undefined) {
     // The file kept open since the last write (its address checked when it was opened): one lstat
     // and one write, no open, no close. This write precedes every claim.
-    const written = mayFit ? overwrite(ctx.fs, kept, text) : "refused";
+    const written = mayFit ? overwrite(disk.fs, kept, text) : "refused";
     if (written !== "refused" && written.isOk()) return written;
     // Refused or failed: the journal is opened anew, or replaced whole.
-    closeClaimJournal(ctx, address);
+    closeClaimJournal(disk, address);
   }
   // running/ holds the records: a journal there would make it look like a mailbox.
   if (address === runningFolderName)
-    return names.length === 0 ? ok(undefined) : err(notAFolder(addressFolder(ctx, address)));
-  const path = `${addressFolder(ctx, address)}/${journalName}`;
+    return names.length === 0 ? ok(undefined) : err(notAFolder(addressFolder(disk, address)));
+  const path = `${addressFolder(disk, address)}/${journalName}`;
   if (mayFit) {
-    const reopened = reopen(ctx, address, path, text);
+    const reopened = reopen(disk, address, path, text);
     if (reopened.isOk()) return reopened;
     // An empty journal where there is none needs no file (and no box folder made for it).
     if (names.length === 0 && failedWith(reopened, "ENOENT")) return ok(undefined);
   }
-  return replace(ctx, address, path, text);
+  return replace(disk, address, path, text);
 }
 
 /** Closes the journal file a session kept open (at its shutdown); a later write opens it again. */
-export function closeClaimJournal(ctx: FsMailContext, address: Address): void {
-  const kept = ctx.journals.get(address);
+export function closeClaimJournal(disk: FsMailContext, address: Address): void {
+  const kept = disk.journals.get(address);
   if (kept === undefined) return;
-  ctx.journals.delete(address);
-  attempt("close", journalName, () => ctx.fs.closeSync(kept.fd));
+  disk.journals.delete(address);
+  attempt("close", journalName, () => disk.fs.closeSync(kept.fd));
 }
 
 /** The journal is rewritten before every claim, so it is written in place through a file kept
@@ -71,19 +71,19 @@ export function closeClaimJournal(ctx: FsMailContext, address: Address): void {
  * about a millisecond, and even an open and a close are most of the rest. The open file must be a
  * file of its own (a link could reach outside the mail root) of exactly one padded page (a longer
  * one would keep its tail); a write in place is refused otherwise, and the caller replaces it. */
-function reopen(ctx: FsMailContext, address: Address, path: string, text: string): Result<void, StoreError> {
-  const { O_WRONLY, O_NOFOLLOW, O_NONBLOCK } = ctx.fs.constants;
-  const opened = attempt("open", path, () => ctx.fs.openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
+function reopen(disk: FsMailContext, address: Address, path: string, text: string): Result<void, StoreError> {
+  const { O_WRONLY, O_NOFOLLOW, O_NONBLOCK } = disk.fs.constants;
+  const opened = attempt("open", path, () => disk.fs.openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK));
   if (opened.isErr()) return err(opened.error);
   const fd = opened.value;
-  const seen = attempt("fstat", path, () => ctx.fs.fstatSync(fd));
+  const seen = attempt("fstat", path, () => disk.fs.fstatSync(fd));
   const kept = seen.isOk() && isPaddedPage(seen.value) ? keptJournal(fd, path, seen.value) : undefined;
-  const written = kept === undefined ? notOurs(path) : overwrite(ctx.fs, kept, text);
+  const written = kept === undefined ? notOurs(path) : overwrite(disk.fs, kept, text);
   if (written === "refused" || written.isErr()) {
-    attempt("close", path, () => ctx.fs.closeSync(fd));
+    attempt("close", path, () => disk.fs.closeSync(fd));
     return written === "refused" ? notOurs(path) : written;
   }
-  ctx.journals.set(address, kept!);
+  disk.journals.set(address, kept!);
   return written;
 }
 
@@ -146,11 +146,11 @@ function padded(bytes: Uint8Array): Uint8Array {
 /** Temp file and rename: the old journal stays whole until the new one replaces it, and stays on
  * any error (a full disk fails the write of the temp file, never the journal). A folder where the
  * journal belongs (left by a hostile process) is moved aside, so claims do not stop for good. */
-function replace(ctx: FsMailContext, address: Address, path: string, text: string): Result<void, StoreError> {
-  const folder = addressFolder(ctx, address);
+function replace(disk: FsMailContext, address: Address, path: string, text: string): Result<void, StoreError> {
+  const folder = addressFolder(disk, address);
   const bytes = encodeUtf8(text);
   const write = () =>
-    writeAtomic(ctx.fs, {
+    writeAtomic(disk.fs, {
       tmpPath: `${folder}/tmp/${journalTmpName}`,
       finalPath: path,
       text: padded(bytes),
@@ -161,17 +161,17 @@ function replace(ctx: FsMailContext, address: Address, path: string, text: strin
     });
   // The temp file is created in tmp/: one lstat first, since through a tmp/ swapped for a link it
   // would be created outside the mail root. tmp/ is made only when it is missing.
-  const tmp = checkFolder(ctx.fs, `${folder}/tmp`);
-  const ready = failedWith(tmp, "ENOENT") ? ensureBox(ctx, address, ["tmp"]) : tmp;
+  const tmp = checkFolder(disk.fs, `${folder}/tmp`);
+  const ready = failedWith(tmp, "ENOENT") ? ensureBox(disk, address, ["tmp"]) : tmp;
   if (ready.isErr()) return err(ready.error);
   let written = write();
-  if (written.isErr() && isFolderInTheWay(ctx.fs, path)) {
-    moveAside(ctx.fs, path);
+  if (written.isErr() && isFolderInTheWay(disk.fs, path)) {
+    moveAside(disk.fs, path);
     written = write();
   }
   if (written.isErr()) return err(written.error);
   // A journal of one page is kept open for the next write in place.
-  if (bytes.length <= journalBlockBytes) reopen(ctx, address, path, text);
+  if (bytes.length <= journalBlockBytes) reopen(disk, address, path, text);
   return ok(undefined);
 }
 
@@ -191,11 +191,11 @@ function moveAside(fs: FsLike, path: string): void {
  * (not JSON, not a list, over its bound, a link or a folder) lists none but says why, so that its
  * folder is never pruned as empty and the session can say that recovery may be incomplete. Names
  * that could not be mail (dot-files, paths) are dropped. Only errno failures are errors. */
-export function readClaimJournal(ctx: FsMailContext, address: Address): Result<ClaimJournal, StoreError> {
-  const checked = checkBox(ctx, address, []);
+export function readClaimJournal(disk: FsMailContext, address: Address): Result<ClaimJournal, StoreError> {
+  const checked = checkBox(disk, address, []);
   if (failedWith(checked, "ENOENT")) return ok({ names: [], damaged: undefined });
   if (checked.isErr()) return err(checked.error);
-  return readJournalIn(ctx.fs, addressFolder(ctx, address));
+  return readJournalIn(disk.fs, addressFolder(disk, address));
 }
 
 /** The journal of the address folder at `folder` (a folder being pruned is no longer at its address). */

@@ -63,7 +63,7 @@ export interface FsMailStoreOptions {
 }
 
 export function createFsMailStore(options: FsMailStoreOptions): MailStore {
-  const ctx: FsMailContext = {
+  const disk: FsMailContext = {
     fs: options.fs,
     root: trimTrailingSlashes(options.root),
     uid: options.uid,
@@ -76,49 +76,49 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
   return {
     // A root that is a link is used by the folder it leads to, once judged (see openRoot).
     get root() {
-      return ctx.root;
+      return disk.root;
     },
-    openRoot: () => openRoot(ctx),
-    checkRoot: () => checkRoot(ctx),
+    openRoot: () => openRoot(disk),
+    checkRoot: () => checkRoot(disk),
     // Each folder is this user's (ensureBox refuses any other), so the chmod the engine suggests works.
     openBox: (address) =>
       // A prune that crashed with this folder in its tombstone: the mail in it comes back first.
-      settleTombstone(ctx, address).andThen(() =>
-        ensureBox(ctx, address, allBoxes).map((stats) => ({
-          path: addressFolder(ctx, address),
+      settleTombstone(disk, address).andThen(() =>
+        ensureBox(disk, address, allBoxes).map((stats) => ({
+          path: addressFolder(disk, address),
           openToOthers: (stats.mode & 0o077) !== 0,
         })),
       ),
-    deliver: (envelope, sentAtMs, { durable }) => publish(ctx, envelope, sentAtMs, "new", durable),
+    deliver: (envelope, sentAtMs, { durable }) => publish(disk, envelope, sentAtMs, "new", durable),
     // Not fsynced: a copy lost to a power cut only costs a reply its quote.
-    keepSent: (envelope, sentAtMs) => publish(ctx, envelope, sentAtMs, "sent", false),
-    findSentCopies: (address, ids) => findSentCopies(ctx, address, ids),
-    listNew: (address) => listNew(ctx, address),
-    claimHinted: (address, name, journal) => claimHinted(ctx, address, name, journal),
+    keepSent: (envelope, sentAtMs) => publish(disk, envelope, sentAtMs, "sent", false),
+    findSentCopies: (address, ids) => findSentCopies(disk, address, ids),
+    listNew: (address) => listNew(disk, address),
+    claimHinted: (address, name, journal) => claimHinted(disk, address, name, journal),
     claim: (address, name) => {
       assertEntryName(name);
-      return claimFrom(ctx, address, addressFolder(ctx, address), name);
+      return claimFrom(disk, address, addressFolder(disk, address), name);
     },
-    readCur: (address, name) => readIn(ctx, address, "cur", name),
-    readSent: (address, name) => readIn(ctx, address, "sent", name),
-    listBox: (address, box) => listBox(ctx, address, box),
-    writeClaimJournal: (address, names) => writeClaimJournal(ctx, address, names),
-    readClaimJournal: (address) => readClaimJournal(ctx, address),
-    writeAskLedger: (address, text) => writeAskLedger(ctx, address, text),
-    readAskLedger: (address) => readAskLedger(ctx, address),
-    claimOwner: (address, token, text) => claimOwner(ctx, address, token, text),
-    replaceOwner: (address, staleText, token, text) => replaceOwner(ctx, address, staleText, token, text),
-    readOwner: (address) => readOwner(ctx, address),
-    releaseOwner: (address, text) => releaseOwner(ctx, address, text),
-    release: (address) => closeClaimJournal(ctx, address),
-    sweepTmp: (address, nowMs, olderThanMs) => sweepTmp(ctx, address, nowMs, olderThanMs),
-    writeRunning: (address, text) => writeRunning(ctx, address, text),
-    readRunning: (address) => readRunning(ctx, address),
-    hasRunning: (address) => hasRunning(ctx, address),
-    listRunning: () => listRunning(ctx),
-    removeRunning: (address, expectedText) => removeRunning(ctx, address, expectedText),
-    listBoxes: () => listBoxes(ctx),
-    removeBox: (address, ownerSeen) => removeBox(ctx, address, ownerSeen),
+    readCur: (address, name) => readIn(disk, address, "cur", name),
+    readSent: (address, name) => readIn(disk, address, "sent", name),
+    listBox: (address, box) => listBox(disk, address, box),
+    writeClaimJournal: (address, names) => writeClaimJournal(disk, address, names),
+    readClaimJournal: (address) => readClaimJournal(disk, address),
+    writeAskLedger: (address, text) => writeAskLedger(disk, address, text),
+    readAskLedger: (address) => readAskLedger(disk, address),
+    claimOwner: (address, token, text) => claimOwner(disk, address, token, text),
+    replaceOwner: (address, staleText, token, text) => replaceOwner(disk, address, staleText, token, text),
+    readOwner: (address) => readOwner(disk, address),
+    releaseOwner: (address, text) => releaseOwner(disk, address, text),
+    release: (address) => closeClaimJournal(disk, address),
+    sweepTmp: (address, nowMs, olderThanMs) => sweepTmp(disk, address, nowMs, olderThanMs),
+    writeRunning: (address, text) => writeRunning(disk, address, text),
+    readRunning: (address) => readRunning(disk, address),
+    hasRunning: (address) => hasRunning(disk, address),
+    listRunning: () => listRunning(disk),
+    removeRunning: (address, expectedText) => removeRunning(disk, address, expectedText),
+    listBoxes: () => listBoxes(disk),
+    removeBox: (address, ownerSeen) => removeBox(disk, address, ownerSeen),
   };
 }
 
@@ -130,7 +130,7 @@ function trimTrailingSlashes(path: string): string {
 /** Maildir publish into `box` of the recipient (new/) or the sender (sent/): the temp name is the
  * final name, in the same address's tmp/, so an id is in flight at most once per folder (O_EXCL). */
 function publish(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   envelope: Envelope,
   sentAtMs: number,
   box: "new" | "sent",
@@ -140,26 +140,26 @@ function publish(
   // Branded by the schema check in the domain; addressFolder checks again before any path is built.
   const address = box === "new" ? envelope.to : envelope.from;
   const name = envelopeFileName(sentAtMs, envelope.id);
-  const finalPath = `${boxFolder(ctx, address, box)}/${name}`;
-  return ensureBox(ctx, address, allBoxes)
+  const finalPath = `${boxFolder(disk, address, box)}/${name}`;
+  return ensureBox(disk, address, allBoxes)
     .andThen(() =>
-      writeAtomic(ctx.fs, {
-        tmpPath: `${boxFolder(ctx, address, "tmp")}/${name}`,
+      writeAtomic(disk.fs, {
+        tmpPath: `${boxFolder(disk, address, "tmp")}/${name}`,
         finalPath,
         text,
         durable,
-        syncFolder: ctx.syncDirs ? boxFolder(ctx, address, box) : undefined,
+        syncFolder: disk.syncDirs ? boxFolder(disk, address, box) : undefined,
         replaceLeftover: false,
       }),
     )
     .map(({ unsynced }) => ({ path: finalPath, unsynced }));
 }
 
-function listNew(ctx: FsMailContext, address: Address): Result<InboxListing, StoreError> {
-  const folder = boxFolder(ctx, address, "new");
-  ctx.curChecked.delete(address);
-  return checkBox(ctx, address, ["new"]).andThen(() =>
-    listMailNames(ctx.fs, folder, mayBeMailName, {
+function listNew(disk: FsMailContext, address: Address): Result<InboxListing, StoreError> {
+  const folder = boxFolder(disk, address, "new");
+  disk.curChecked.delete(address);
+  return checkBox(disk, address, ["new"]).andThen(() =>
+    listMailNames(disk.fs, folder, mayBeMailName, {
       namesMax: inboxListingNamesMax,
       hiddenMax: hiddenNamesMax,
       entriesMax: folderEntriesReadMax,
@@ -169,26 +169,26 @@ function listNew(ctx: FsMailContext, address: Address): Result<InboxListing, Sto
 
 /** The shortest path from a sender's rename to the model, straight through: no layer per step. */
 function claimHinted(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   name: string,
   journal: readonly string[],
 ): Result<ClaimOutcome | undefined, HintedClaimError> {
   assertEntryName(name);
-  const folder = addressFolder(ctx, address);
+  const folder = addressFolder(disk, address);
   // A late hint for a name handled long ago (or by another process) costs one lstat, never a
   // journal write. Any answer but "not there" counts as waiting: the claim sorts it out.
-  if (!mayBeThere(ctx.fs, `${folder}/new/${name}`)) return ok(undefined);
-  const journaled = writeClaimJournal(ctx, address, journal);
+  if (!mayBeThere(disk.fs, `${folder}/new/${name}`)) return ok(undefined);
+  const journaled = writeClaimJournal(disk, address, journal);
   if (journaled.isErr()) return err({ step: "journal", error: journaled.error });
-  const claimed = claimFrom(ctx, address, folder, name);
+  const claimed = claimFrom(disk, address, folder, name);
   return claimed.isErr() ? err({ step: "claim", error: claimed.error }) : ok(claimed.value);
 }
 
 /** Rename first, read after: whoever wins the rename owns the mail, and a link is moved as a link.
  * `folder` is the address folder. */
 function claimFrom(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   folder: string,
   name: string,
@@ -199,56 +199,56 @@ function claimFrom(
   // cur/ swapped for a link would move the mail out of the mail root: one lstat before the first
   // rename after each listing. A missing cur/ is made only when the rename fails (a claim sits on
   // the delivery path).
-  if (!ctx.curChecked.has(address)) {
-    const cur = checkOwnFolder(ctx, boxFolder(ctx, address, "cur"));
+  if (!disk.curChecked.has(address)) {
+    const cur = checkOwnFolder(disk, boxFolder(disk, address, "cur"));
     if (cur.isErr() && !failedWith(cur, "ENOENT")) return err(cur.error);
-    if (cur.isOk()) ctx.curChecked.add(address);
+    if (cur.isOk()) disk.curChecked.add(address);
   }
   try {
-    ctx.fs.renameSync(from, to);
+    disk.fs.renameSync(from, to);
   } catch {
-    return claimAgain(ctx, address, from, to, name);
+    return claimAgain(disk, address, from, to, name);
   }
-  return readAs(ctx, name, to);
+  return readAs(disk, name, to);
 }
 
 /** The rename failed: new/ is checked and cur/ made if it is missing, and the rename tried once more. */
 function claimAgain(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   from: string,
   to: string,
   name: string,
 ): Result<ClaimOutcome, StoreError> {
-  ctx.curChecked.delete(address);
-  const ready = checkBox(ctx, address, ["new"]).andThen(() => ensureOwnFolder(ctx, boxFolder(ctx, address, "cur")));
+  disk.curChecked.delete(address);
+  const ready = checkBox(disk, address, ["new"]).andThen(() => ensureOwnFolder(disk, boxFolder(disk, address, "cur")));
   if (ready.isErr()) return err(ready.error);
-  const moved = attempt("rename", to, () => ctx.fs.renameSync(from, to));
+  const moved = attempt("rename", to, () => disk.fs.renameSync(from, to));
   if (moved.isErr()) {
     // Gone only if the entry itself is gone: ENOENT from a vanished cur/ must not hide it.
-    return failedWith(moved, "ENOENT") && !mayBeThere(ctx.fs, from) ? ok({ kind: "gone", name }) : err(moved.error);
+    return failedWith(moved, "ENOENT") && !mayBeThere(disk.fs, from) ? ok({ kind: "gone", name }) : err(moved.error);
   }
-  return readAs(ctx, name, to);
+  return readAs(disk, name, to);
 }
 
 function readIn(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   box: "cur" | "sent",
   name: string,
 ): Result<ClaimOutcome, StoreError> {
   assertEntryName(name);
-  const checked = checkBox(ctx, address, [box]);
+  const checked = checkBox(disk, address, [box]);
   if (checked.isErr()) return err(checked.error);
-  return readAs(ctx, name, `${boxFolder(ctx, address, box)}/${name}`);
+  return readAs(disk, name, `${boxFolder(disk, address, box)}/${name}`);
 }
 
 /** A box's mail names, sorted (send time first, by the naming convention), at most folderEntriesMax. */
-function listBox(ctx: FsMailContext, address: Address, box: "cur" | "sent"): Result<string[], StoreError> {
-  const checked = checkBox(ctx, address, [box]);
+function listBox(disk: FsMailContext, address: Address, box: "cur" | "sent"): Result<string[], StoreError> {
+  const checked = checkBox(disk, address, [box]);
   if (failedWith(checked, "ENOENT")) return ok([]);
   if (checked.isErr()) return err(checked.error);
-  return listMailNames(ctx.fs, boxFolder(ctx, address, box), mayBeMailName, {
+  return listMailNames(disk.fs, boxFolder(disk, address, box), mayBeMailName, {
     namesMax: folderEntriesMax,
     hiddenMax: 0,
     entriesMax: folderEntriesReadMax,
@@ -257,8 +257,8 @@ function listBox(ctx: FsMailContext, address: Address, box: "cur" | "sent"): Res
 
 /** The entry is in cur/ by now, so it is this session's whatever the read does: a failed read is
  * an outcome to retry from cur/, never an error that would let the caller forget the mail. */
-function readAs(ctx: FsMailContext, name: string, path: string): Result<ClaimOutcome, StoreError> {
-  const read = readOwnEntry(ctx.fs, path, envelopeFileBytesMax, ctx.uid);
+function readAs(disk: FsMailContext, name: string, path: string): Result<ClaimOutcome, StoreError> {
+  const read = readOwnEntry(disk.fs, path, envelopeFileBytesMax, disk.uid);
   if (read.isErr()) return ok({ kind: "unread", name, path, error: read.error });
   const found = read.value;
   switch (found.kind) {
@@ -285,15 +285,15 @@ function readAs(ctx: FsMailContext, name: string, path: string): Result<ClaimOut
 /** A crashed writer's leftovers in an address's tmp/: what is not a folder and was last changed
  * before nowMs - olderThanMs, at most tmpSweepMax per call. */
 function sweepTmp(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   nowMs: number,
   olderThanMs: number,
 ): Result<number, StoreError> {
   const box: Box = "tmp";
-  const folder = boxFolder(ctx, address, box);
-  const listed = checkBox(ctx, address, [box]).andThen(() => listEntries(ctx.fs, folder, folderEntriesMax));
+  const folder = boxFolder(disk, address, box);
+  const listed = checkBox(disk, address, [box]).andThen(() => listEntries(disk.fs, folder, folderEntriesMax));
   if (listed.isErr()) return err(listed.error);
   const names = listed.value.entries.map((entry) => entry.name);
-  return sweepLeftovers(ctx.fs, folder, names, { beforeMs: nowMs - olderThanMs, removeMax: tmpSweepMax });
+  return sweepLeftovers(disk.fs, folder, names, { beforeMs: nowMs - olderThanMs, removeMax: tmpSweepMax });
 }

@@ -15,16 +15,16 @@ import { ownerName } from "./fs-owner.js";
 /** Every real folder in the root named like an address (running/, links and other names left out),
  * at most pruneFoldersMax. A folder whose facts cannot be read is left out too: unlisted is never
  * pruned, which is the safe side. */
-export function listBoxes(ctx: FsMailContext): Result<BoxFacts[], StoreError> {
-  let listed = listEntries(ctx.fs, ctx.root, folderEntriesMax);
+export function listBoxes(disk: FsMailContext): Result<BoxFacts[], StoreError> {
+  let listed = listEntries(disk.fs, disk.root, folderEntriesMax);
   if (listed.isErr()) return err(listed.error);
   // Tombstones a crashed prune left are settled first (their mail goes back), then listed anew.
   const left = listed.value.entries
     .map((entry) => entry.name)
     .filter((name) => name.startsWith(tombstonePrefix) && isAddress(name.slice(tombstonePrefix.length)))
     .slice(0, pruneFoldersMax);
-  for (const name of left) settleTombstone(ctx, name.slice(tombstonePrefix.length) as Address);
-  if (left.length > 0) listed = listEntries(ctx.fs, ctx.root, folderEntriesMax);
+  for (const name of left) settleTombstone(disk, name.slice(tombstonePrefix.length) as Address);
+  if (left.length > 0) listed = listEntries(disk.fs, disk.root, folderEntriesMax);
   if (listed.isErr()) return err(listed.error);
   const candidates = listed.value.entries
     .filter((entry) => entry.isDirectory() && !entry.isSymbolicLink())
@@ -33,32 +33,32 @@ export function listBoxes(ctx: FsMailContext): Result<BoxFacts[], StoreError> {
     .slice(0, pruneFoldersMax);
   const facts: BoxFacts[] = [];
   for (const address of candidates) {
-    const found = boxFacts(ctx, address);
+    const found = boxFacts(disk, address);
     if (found !== undefined) facts.push(found);
   }
   return ok(facts);
 }
 
-function boxFacts(ctx: FsMailContext, address: Address): BoxFacts | undefined {
-  const folder = addressFolder(ctx, address);
-  const top = checkFolder(ctx.fs, folder);
+function boxFacts(disk: FsMailContext, address: Address): BoxFacts | undefined {
+  const folder = addressFolder(disk, address);
+  const top = checkFolder(disk.fs, folder);
   if (top.isErr()) return undefined;
   let lastActivityMs = top.value.mtimeMs;
   for (const box of allBoxes) {
-    const seen = attempt("lstat", `${folder}/${box}`, () => ctx.fs.lstatSync(`${folder}/${box}`));
+    const seen = attempt("lstat", `${folder}/${box}`, () => disk.fs.lstatSync(`${folder}/${box}`));
     if (seen.isOk()) lastActivityMs = Math.max(lastActivityMs, seen.value.mtimeMs);
     else if (!failedWith(seen, "ENOENT")) return undefined;
   }
-  const waiting = waitingIn(ctx, folder);
+  const waiting = waitingIn(disk, folder);
   return waiting === undefined ? undefined : { address, lastActivityMs, waiting };
 }
 
 /** Unread mail in an address folder: entries of new/ and what its claim journal names (mail
  * claimed but never read is unread too); undefined when that cannot be told. */
-function waitingIn(ctx: FsMailContext, folder: string): number | undefined {
-  const waiting = countWaiting(ctx, `${folder}/new`);
+function waitingIn(disk: FsMailContext, folder: string): number | undefined {
+  const waiting = countWaiting(disk, `${folder}/new`);
   if (waiting === undefined) return undefined;
-  const journal = readJournalIn(ctx.fs, folder);
+  const journal = readJournalIn(disk.fs, folder);
   // A journal that cannot be read may name any amount of unread mail: the folder is kept.
   const claimedUnread = journal.isOk() ? journal.value.names.length + (journal.value.damaged === undefined ? 0 : 1) : 1;
   return waiting + claimedUnread;
@@ -66,13 +66,13 @@ function waitingIn(ctx: FsMailContext, folder: string): number | undefined {
 
 // Any entry of new/ counts. A new/ that is there but not a real folder counts as one waiting entry:
 // something unknown sits where unread mail would, so the folder is kept.
-function countWaiting(ctx: FsMailContext, path: string): number | undefined {
-  const folder = checkFolder(ctx.fs, path);
+function countWaiting(disk: FsMailContext, path: string): number | undefined {
+  const folder = checkFolder(disk.fs, path);
   if (failedWith(folder, "ENOENT")) return 0;
   if (folder.isErr()) return folder.error.kind === "not-a-folder" ? 1 : undefined;
   // Whether anything waits is all a prune asks: one entry read, never the whole folder (listing a
   // big inbox's new/ stalled the first poll for 140 ms and held every name in memory).
-  const opened = attempt("opendir", path, () => ctx.fs.opendirSync(path));
+  const opened = attempt("opendir", path, () => disk.fs.opendirSync(path));
   if (opened.isErr()) return undefined;
   const dir = opened.value;
   const first = attempt("readdir", path, () => dir.readSync());
@@ -84,8 +84,8 @@ function countWaiting(ctx: FsMailContext, path: string): number | undefined {
  * address and no sender's path reaches it. */
 const tombstonePrefix = ".pruning-";
 
-function tombstoneOf(ctx: FsMailContext, address: Address): string {
-  return `${ctx.root}/${tombstonePrefix}${address}`;
+function tombstoneOf(disk: FsMailContext, address: Address): string {
+  return `${disk.root}/${tombstonePrefix}${address}`;
 }
 
 /** Removes a closed session's folder, never mail a send reported delivered. A sender's rename into
@@ -95,25 +95,25 @@ function tombstoneOf(ctx: FsMailContext, address: Address): string {
  * Returns whether it was removed. A folder already gone counts as removed; a link or a file in its
  * place is refused. */
 export function removeBox(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   ownerSeen: string | undefined,
 ): Result<boolean, StoreError> {
-  const folder = addressFolder(ctx, address);
+  const folder = addressFolder(disk, address);
   if (address === runningFolderName) return err(notAFolder(folder));
-  const tomb = tombstoneOf(ctx, address);
+  const tomb = tombstoneOf(disk, address);
   // A tombstone left by a prune that crashed is settled first: mail in it goes back. One that must
   // stay (it holds mail it could not hand back) keeps this folder until the next prune.
-  const left = settleTombstone(ctx, address);
+  const left = settleTombstone(disk, address);
   if (left.isErr()) return err(left.error);
-  if (!failedWith(checkFolder(ctx.fs, tomb), "ENOENT")) return ok(false);
-  const checked = checkFolder(ctx.fs, folder);
+  if (!failedWith(checkFolder(disk.fs, tomb), "ENOENT")) return ok(false);
+  const checked = checkFolder(disk.fs, folder);
   if (failedWith(checked, "ENOENT")) return ok(true);
   if (checked.isErr()) return err(checked.error);
-  const moved = attempt("rename", tomb, () => ctx.fs.renameSync(folder, tomb));
+  const moved = attempt("rename", tomb, () => disk.fs.renameSync(folder, tomb));
   if (failedWith(moved, "ENOENT")) return ok(true);
   if (moved.isErr()) return err(moved.error);
-  return settleTombstone(ctx, address, { ownerSeen });
+  return settleTombstone(disk, address, { ownerSeen });
 }
 
 /** Removes the tombstone when nothing waits in it and its owner record is the one the prune judged
@@ -122,22 +122,22 @@ export function removeBox(
  * prune left: any owner record in it keeps it (the next prune judges it again). Returns whether it
  * was removed. */
 export function settleTombstone(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   judged?: { ownerSeen: string | undefined },
 ): Result<boolean, StoreError> {
-  return settleLeftover(ctx.fs, tombstoneOf(ctx, address), addressFolder(ctx, address), {
-    removable: (tomb) => ok(waitingIn(ctx, tomb) === 0 && !ownedSince(ctx, tomb, judged)),
-    merge: (tomb, folder) => mergeInto(ctx, tomb, folder),
+  return settleLeftover(disk.fs, tombstoneOf(disk, address), addressFolder(disk, address), {
+    removable: (tomb) => ok(waitingIn(disk, tomb) === 0 && !ownedSince(disk, tomb, judged)),
+    merge: (tomb, folder) => mergeInto(disk, tomb, folder),
     // Emptied of its unread mail, the tombstone goes; otherwise it waits for the next prune.
-    emptied: (tomb) => waitingIn(ctx, tomb) === 0,
+    emptied: (tomb) => waitingIn(disk, tomb) === 0,
   }).map((fate) => fate === "removed");
 }
 
 /** A session took the inbox after the prune judged it (it started between that look and the move):
  * the owner record in the tombstone is not the one judged gone. */
-function ownedSince(ctx: FsMailContext, tomb: string, judged: { ownerSeen: string | undefined } | undefined): boolean {
-  const found = readEntry(ctx.fs, `${tomb}/${ownerName}`, runningRecordBytesMax);
+function ownedSince(disk: FsMailContext, tomb: string, judged: { ownerSeen: string | undefined } | undefined): boolean {
+  const found = readEntry(disk.fs, `${tomb}/${ownerName}`, runningRecordBytesMax);
   if (found.isErr()) return true;
   if (found.value.kind === "gone") return false;
   return judged === undefined || found.value.kind !== "text" || found.value.text !== judged.ownerSeen;
@@ -145,14 +145,14 @@ function ownedSince(ctx: FsMailContext, tomb: string, judged: { ownerSeen: strin
 
 /** The folder was made anew: the tombstone's unread mail moves into it, by rename (names are
  * unique); whatever else it holds waits for the next prune. */
-function mergeInto(ctx: FsMailContext, tomb: string, folder: string): Result<void, StoreError> {
-  const made = ensureFolder(ctx.fs, `${folder}/new`);
+function mergeInto(disk: FsMailContext, tomb: string, folder: string): Result<void, StoreError> {
+  const made = ensureFolder(disk.fs, `${folder}/new`);
   if (made.isErr()) return err(made.error);
-  const listed = listEntries(ctx.fs, `${tomb}/new`, folderEntriesMax);
+  const listed = listEntries(disk.fs, `${tomb}/new`, folderEntriesMax);
   if (listed.isErr()) return failedWith(listed, "ENOENT") ? ok(undefined) : err(listed.error);
   for (const entry of listed.value.entries) {
     const from = `${tomb}/new/${entry.name}`;
-    const moved = attempt("rename", from, () => ctx.fs.renameSync(from, `${folder}/new/${entry.name}`));
+    const moved = attempt("rename", from, () => disk.fs.renameSync(from, `${folder}/new/${entry.name}`));
     if (moved.isErr()) return err(moved.error);
   }
   return ok(undefined);

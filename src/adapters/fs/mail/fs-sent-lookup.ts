@@ -15,18 +15,18 @@ import { boxFolder, checkBox, type FsMailContext } from "./fs-boxes.js";
  * one by one and only candidates are kept, so a copy past any listing bound is found and memory
  * stays bounded by the ids asked. */
 export function findSentCopies(
-  ctx: FsMailContext,
+  disk: FsMailContext,
   address: Address,
   ids: readonly string[],
 ): Result<Map<string, SentCopy>, StoreError> {
   const found = new Map<string, SentCopy>();
   const wanted = new Set(ids);
   if (wanted.size === 0) return ok(found);
-  const checked = checkBox(ctx, address, ["sent"]);
+  const checked = checkBox(disk, address, ["sent"]);
   if (failedWith(checked, "ENOENT")) return ok(found);
   if (checked.isErr()) return err(checked.error);
-  const folder = boxFolder(ctx, address, "sent");
-  const opened = attempt("opendir", folder, () => ctx.fs.opendirSync(folder));
+  const folder = boxFolder(disk, address, "sent");
+  const opened = attempt("opendir", folder, () => disk.fs.opendirSync(folder));
   if (opened.isErr()) return failedWith(opened, "ENOENT") ? ok(found) : err(opened.error);
   const dir = opened.value;
   const tried = new Map<string, number>();
@@ -40,7 +40,7 @@ export function findSentCopies(
         const attempts = tried.get(id) ?? 0;
         if (attempts >= sentCandidatesPerIdMax) continue;
         tried.set(id, attempts + 1);
-        const copy = readCopy(ctx, `${folder}/${entry.name}`, id, address);
+        const copy = readCopy(disk, `${folder}/${entry.name}`, id, address);
         if (copy === undefined) continue;
         found.set(id, copy);
         wanted.delete(id);
@@ -71,8 +71,8 @@ function idsNamedBy(name: string, wanted: ReadonlySet<string>, lengths: readonly
 /** A copy only if it is a regular file of this user within the bound (never through a link, never
  * waiting on a FIFO) holding an envelope with this id, sent by this address. Anything else, a file
  * that cannot be read included, is no copy, and the scan goes on. */
-function readCopy(ctx: FsMailContext, path: string, id: string, address: Address): SentCopy | undefined {
-  const read = readOwnEntry(ctx.fs, path, envelopeFileBytesMax, ctx.uid);
+function readCopy(disk: FsMailContext, path: string, id: string, address: Address): SentCopy | undefined {
+  const read = readOwnEntry(disk.fs, path, envelopeFileBytesMax, disk.uid);
   if (read.isErr() || read.value.kind !== "text") return undefined;
   const decoded = decodeEnvelope(read.value.text);
   if (decoded.isErr() || decoded.value.id !== id || decoded.value.from !== address) return undefined;

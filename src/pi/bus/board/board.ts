@@ -1,4 +1,4 @@
-// The /sessions board as a Pi component, for ctx.ui.custom(…, { overlay: true }) (only an overlay
+// The /sessions board as a Pi component, for piContext.ui.custom(…, { overlay: true }) (only an overlay
 // gets PgUp/PgDn in Pi's fullscreen mode). It reads a snapshot every second and after each action,
 // in steps when the actions read that way: one step per turn of Pi's loop, a snapshot drawn only
 // once it is whole (until then the last whole one stays on screen).

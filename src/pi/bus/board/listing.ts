@@ -1,4 +1,4 @@
-// /sessions outside the TUI: the board's sessions and claims as plain lines, for ctx.ui.notify in
+// /sessions outside the TUI: the board's sessions and claims as plain lines, for piContext.ui.notify in
 // rpc and stderr in print and json. Peer strings are sanitized: a terminal may show them raw.
 import type { BoardSnapshot, SessionRow } from "./board-model.js";
 import { claimNotes, oneLine, unreadCount, visibleSessions } from "./board-rows.js";
