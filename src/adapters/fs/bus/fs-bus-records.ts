@@ -53,7 +53,7 @@ export function writeRecord(disk: FsBusContext, record: SessionRecord): Result<v
 /** A record as read, or why it is not one (an Unreadable without its name and mtime yet). */
 type RecordRead = { kind: "record"; record: SessionRecord } | { kind: "unreadable"; reason: Unreadable["reason"] };
 
-function judgeRecord(found: ReadOutcome, id: string): RecordRead | undefined {
+function readRecordEntry(found: ReadOutcome, id: string): RecordRead | undefined {
   switch (found.kind) {
     case "gone":
       return undefined;
@@ -81,7 +81,7 @@ function readAt(
 ): Result<(RecordRead & { mtimeMs: number }) | undefined, StoreError> {
   const read = readOwnEntry(disk.fs, path, recordBytesMax, disk.uid);
   if (read.isErr()) return err(read.error);
-  const judged = judgeRecord(read.value, id);
+  const judged = readRecordEntry(read.value, id);
   if (judged === undefined) return ok(undefined);
   return lstatIfThere(disk.fs, path).map((stats) =>
     stats === undefined ? undefined : { ...judged, mtimeMs: stats.mtimeMs },

@@ -10,7 +10,7 @@ import type { FsLike, FsStats } from "./fs-like.js";
 /** What reading one folder entry found. */
 type ReadOutcome = { kind: "text"; text: string } | { kind: "set-aside"; reason: SetAsideReason } | { kind: "gone" };
 
-function judge(stats: FsStats, bytesMax: number, ownerUid: number | undefined): SetAsideReason | undefined {
+function setAsideReasonOf(stats: FsStats, bytesMax: number, ownerUid: number | undefined): SetAsideReason | undefined {
   if (stats.isSymbolicLink()) return "symlink";
   if (!stats.isFile()) return "not-a-file";
   if (ownerUid !== undefined && stats.uid !== ownerUid) return "foreign-owner";
@@ -100,7 +100,7 @@ function readOpen(
   } catch (thrown) {
     return err(ioError("fstat", path, thrown));
   }
-  const late = judge(stats, bytesMax, ownerUid);
+  const late = setAsideReasonOf(stats, bytesMax, ownerUid);
   if (late !== undefined) return ok({ kind: "set-aside", reason: late });
   return readAll(fs, fd, path, stats.size, bytesMax);
 }

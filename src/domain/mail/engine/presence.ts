@@ -24,7 +24,7 @@ export interface Presence {
   /** The running session at `address` as judged now, or undefined when it is not running. */
   find(address: Address): JudgedRecord | undefined;
   /** The record `text` read at `address`, judged now: undefined when it shows no running session. */
-  judge(address: Address, text: string): JudgedRecord | undefined;
+  judgeRecordText(address: Address, text: string): JudgedRecord | undefined;
   findRunning(address: Address): RunningRecord | undefined;
   /** The sender as a label shows it; `cache` holds the verdicts of one batch. */
   senderOf(address: Address, cache: Map<string, Sender>): Sender;
@@ -69,7 +69,7 @@ export function createPresence(ctx: MailContext, parts: PresenceParts): Presence
     list: () => listSessions(ctx),
     named: (to) => sessionsNamed(ctx, to),
     find: (address) => findSession(ctx, address),
-    judge: (address, text) => judge(ctx, address, text),
+    judgeRecordText: (address, text) => judgeRunningEntry(ctx, address, text),
     findRunning: (address) => findSession(ctx, address)?.record,
     senderOf: (address, cache) => senderOf(ctx, s, address, cache),
   };
@@ -138,7 +138,7 @@ function recordLost(ctx: MailContext, s: PresenceState): boolean {
 
 /** Reads one record and judges it; a record whose process is gone is deleted by its reader, one
  * from another pid namespace never is (it is left out once stale). */
-function judge(ctx: MailContext, address: Address, text: string): JudgedRecord | undefined {
+function judgeRunningEntry(ctx: MailContext, address: Address, text: string): JudgedRecord | undefined {
   const decoded = decodeRunningRecord(text, address);
   if (decoded.isErr()) return undefined;
   const record = decoded.value;
@@ -167,7 +167,7 @@ function listSessions(ctx: MailContext): ListedSession[] {
   const self = ctx.session.address();
   const sessions: ListedSession[] = [];
   for (const entry of entries.value) {
-    const judged = judge(ctx, entry.address, entry.text);
+    const judged = judgeRunningEntry(ctx, entry.address, entry.text);
     if (judged === undefined) continue;
     const { record, liveness, stopped, elsewhere } = judged;
     sessions.push({
@@ -199,7 +199,7 @@ function sessionsNamed(ctx: MailContext, to: string): Map<Address, JudgedRecord>
     if (decoded.isErr()) continue;
     const { address, name } = decoded.value;
     if (address !== wanted && name !== wanted && !(byPrefix && address.startsWith(wanted))) continue;
-    const judged = judge(ctx, entry.address, entry.text);
+    const judged = judgeRunningEntry(ctx, entry.address, entry.text);
     if (judged !== undefined) found.set(entry.address, judged);
   }
   return found;
@@ -208,7 +208,7 @@ function sessionsNamed(ctx: MailContext, to: string): Map<Address, JudgedRecord>
 function findSession(ctx: MailContext, address: Address): JudgedRecord | undefined {
   const text = ctx.store.readRunning(address);
   if (text.isErr() || text.value === undefined) return undefined;
-  return judge(ctx, address, text.value);
+  return judgeRunningEntry(ctx, address, text.value);
 }
 
 /** The sender as a label shows it: its name and cwd while it runs; only its id once it has closed.
@@ -225,7 +225,7 @@ function senderOf(ctx: MailContext, s: PresenceState, address: Address, cache: M
     if (memo !== undefined && memo.text === text.value && now - memo.atMs < senderJudgedMs && now >= memo.atMs) {
       sender = memo.sender;
     } else {
-      const record = judge(ctx, address, text.value)?.record;
+      const record = judgeRunningEntry(ctx, address, text.value)?.record;
       sender = { name: record?.name, cwd: record?.cwd };
       s.senders.delete(address);
       s.senders.set(address, { text: text.value, atMs: now, sender });

@@ -40,5 +40,5 @@ export function pruneBoxes(
 function mayBeRunning(ctx: MailContext, presence: Presence, address: Address): boolean {
   const text = ctx.store.readRunning(address);
   if (text.isErr()) return true;
-  return text.value !== undefined && presence.judge(address, text.value) !== undefined;
+  return text.value !== undefined && presence.judgeRecordText(address, text.value) !== undefined;
 }
