@@ -100,6 +100,9 @@ export const pruneAfterDaysMax = 36_500;
 export const rememberedIdsMax = 10_000;
 /** Address folders examined by one prune. */
 export const pruneFoldersMax = 20_000;
+/** Running records followed from an ask's target through their `waitingOn` before the ask is judged
+ * free of a wait cycle: a longer chain of sessions each waiting on the next is taken as no cycle. */
+export const waitChainMax = 64;
 /** A held request waits for a completed run; a session holds at most this many. */
 export const heldRequestsMax = 1_000;
 /** The newest sent copies read at start to rebuild "awaiting" (what this session still waits on). */

@@ -60,7 +60,10 @@ export function describeSendError(error: SendError): string {
     case "ask-waiting":
       return `Refused: this session already waits on an answer from ${error.on}; one ask at a time.`;
     case "deadlock":
-      return `Refused: ${error.to} is itself waiting on an answer from this session; asking back would deadlock. Answer it first.`;
+      if (error.via === undefined) {
+        return `Refused: ${error.to} is itself waiting on an answer from this session; asking back would deadlock. Answer it first.`;
+      }
+      return `Refused: ${error.to} waits on ${error.via.join(", which waits on ")}, which waits on an answer from this session: asking ${error.to} would close the loop, and each of you would wait until its ask times out. Answer what waits on this session first, or use session_mail_send.`;
     case "not-owner":
       return "Refused: this session is open in another process too, which reads its mail; the answer would reach that one. Ask from there, or use session_mail_send.";
     case "store":

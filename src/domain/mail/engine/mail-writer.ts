@@ -22,7 +22,9 @@ export type SendError =
   /** The target's process is stopped (Ctrl-Z): it could not answer before it is continued. */
   | { kind: "target-stopped"; to: Address }
   | { kind: "ask-waiting"; on: Address }
-  | { kind: "deadlock"; to: Address }
+  /** The ask would close a wait cycle: `to` waits (through the sessions `via`, in order, when there
+   * are any) on an answer from this session. */
+  | { kind: "deadlock"; to: Address; via?: Address[] }
   /** This process is a guest (the session is open twice): an answer would reach the other one. */
   | { kind: "not-owner" }
   | { kind: "store"; error: StoreError };

@@ -8,7 +8,7 @@ import { prefixedAmong, resolveAddress } from "../addressing.js";
 import { readConfig } from "../config.js";
 import type { MailKind } from "../envelope.js";
 import { checkHopLimit } from "../hop-rules.js";
-import { sendBodyBytesMax } from "../limits.js";
+import { sendBodyBytesMax, waitChainMax } from "../limits.js";
 import type { AskLedger } from "./ask-ledger.js";
 import type { MailContext } from "./context.js";
 import type { Delivery } from "./delivery.js";
@@ -144,21 +144,40 @@ function writeAsk(ctx: OutboxContext, to: string, body: string): Result<Sent, Se
       return refusal === undefined ? ok(address) : err<Address, SendError>(refusal);
     })
     .andThen((address) => {
-      // This record names the target before the target's is read for a deadlock: of two sessions
-      // asking each other at once, each writes before it reads, so at least one finds the other
-      // waiting on it and is refused (checked first and written after, both could get through).
+      // This record names the target before the chain of waits is read: of sessions closing a
+      // cycle at once, each writes before it reads, so the last to write finds every other edge
+      // written and is refused (checked first and written after, all could get through).
       ctx.waits.announce(address);
       ctx.presence.write();
-      if (ctx.presence.find(address)?.record.waitingOn === ctx.session.address()) {
+      const via = waitsBackOn(ctx, address);
+      if (via !== undefined) {
         ctx.waits.announce(undefined);
         ctx.presence.write();
-        return err<Sent, SendError>({ kind: "deadlock", to: address });
+        return err<Sent, SendError>({ kind: "deadlock", to: address, ...(via.length > 0 ? { via } : {}) });
       }
       const sent = writeMail(ctx, ctx, { to: address, kind: "ask", hops: ctx.run.hops().count, body }, true);
       ctx.waits.announce(undefined);
       if (sent.isErr()) ctx.presence.write();
       return sent;
     });
+}
+
+/** Whether `target` waits, directly or through a chain of sessions each waiting on the next, on
+ * this session: the sessions between (none when `target` waits on it directly), or undefined.
+ * Follows the running records' `waitingOn`, fresh from disk, at most waitChainMax of them; a
+ * cycle among the others (not through this session) is theirs and ends the walk. */
+function waitsBackOn(ctx: OutboxContext, target: Address): Address[] | undefined {
+  const self = ctx.session.address();
+  const chain: Address[] = [];
+  let at: Address | undefined = target;
+  while (at !== undefined && chain.length < waitChainMax) {
+    if (at === self) return chain.slice(1);
+    if (chain.includes(at)) return undefined;
+    chain.push(at);
+    const next: string | undefined = ctx.presence.find(at)?.record.waitingOn;
+    at = next !== undefined && isAddress(next) ? next : undefined;
+  }
+  return undefined;
 }
 
 export type ReplyError =

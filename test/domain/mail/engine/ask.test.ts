@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { askWaitMs } from "../../../../src/domain/mail/limits.js";
+import { describeSendError } from "../../../../src/pi/mail/texts.js";
 import { addressOf, createHarness, mailRoot, peek, pollMs } from "./harness.js";
 
 /** bob asks alice during a run, alice answers, bob's ask ends answered: the answer's id. */
@@ -187,6 +188,37 @@ describe("ask: refusals write nothing", () => {
     expect(result._unsafeUnwrapErr()).toEqual({ kind: "deadlock", to: addressOf.bob });
     expect(h.files("bob", "new")).toEqual([]);
     expect(h.record("alice")?.waitingOn).toBe("");
+  });
+
+  it("refuses an ask that would close a longer wait cycle, naming the sessions between", async () => {
+    const h = createHarness();
+    const [alice, bob, carol] = [h.launch("alice"), h.launch("bob"), h.launch("carol")];
+    void bob.engine.ask("carol", "bob waits on carol", undefined);
+    void carol.engine.ask("alice", "carol waits on alice", undefined);
+    const closing = await alice.engine.ask("bob", "alice would wait on bob", undefined);
+    expect(closing._unsafeUnwrapErr()).toEqual({ kind: "deadlock", to: addressOf.bob, via: [addressOf.carol] });
+    expect(describeSendError(closing._unsafeUnwrapErr())).toContain(
+      `Refused: ${addressOf.bob} waits on ${addressOf.carol}, which waits on an answer from this session: asking ${addressOf.bob} would close the loop`,
+    );
+    expect(h.files("bob", "new")).toEqual([]);
+    expect(h.record("alice")?.waitingOn).toBe("");
+  });
+
+  it("lets an ask through a chain that does not come back, and past a cycle of others", async () => {
+    const h = createHarness();
+    const [alice, bob, carol, dave] = [h.launch("alice"), h.launch("bob"), h.launch("carol"), h.launch("dave")];
+    void bob.engine.ask("carol", "bob waits on carol", undefined);
+    void carol.engine.ask("dave", "carol waits on dave", undefined);
+    const through = peek(alice.engine.ask("bob", "a chain that ends at dave", undefined));
+    expect(await through).toBe("pending");
+    // dave's record planted waiting on bob closes bob → carol → dave → bob: not through erin.
+    const erin = h.launch("erin");
+    const daves = `${mailRoot}/running/${addressOf.dave}.json`;
+    const record = JSON.parse(String(h.vol.readFileSync(daves, "utf8")));
+    h.vol.writeFileSync(daves, JSON.stringify({ ...record, waitingOn: addressOf.bob }));
+    expect(await peek(erin.engine.ask("carol", "into a cycle of others", undefined))).toBe("pending");
+    expect(h.record("erin")?.waitingOn).toBe(addressOf.carol);
+    void dave;
   });
 
   it("lets only one of two sessions asking each other at once through: the other is refused as a deadlock", async () => {
