@@ -73,7 +73,7 @@ describe("session-mail between real Pi RPC sessions: asks that would close a wai
       ).toBe(true);
       const startedAt = performance.now();
       const antEnd = await a.waitFor((r: RpcRecord) => toolEnd(r)?.toolName === "session_mail_ask", runTimeoutMs * 2, {
-        since: marks[0],
+        since: marks[0] ?? 0,
         what: "ant's ask of bee",
       });
       const refusal = toolEnd(antEnd);
@@ -115,7 +115,7 @@ describe("session-mail between real Pi RPC sessions: asks that would close a wai
         await Promise.all(
           sessions.map((pi, i) =>
             pi.waitFor((r: RpcRecord) => toolEnd(r)?.toolName === "session_mail_ask", ringSettledMs, {
-              since: marks[i],
+              since: marks[i] ?? 0,
               what: `round ${round}: the ask of ${everyone[i]?.name}`,
             }),
           ),

@@ -62,6 +62,7 @@ export const sessionToolMeta = {
   promptGuidelines: [
     "Claim the files you will edit with session claim before editing them, and release them when done.",
     "When a bus notice says you have mail, read it with session inbox at your next coordination point.",
+    "Use the session tool for coordinating work on this repository (claims, events for everyone, handoffs of claimed files); for a question whose answer you need, or a task handed to one session, use session_mail_ask or session_mail_send: a bus ask does not wait for its answer.",
   ],
   parameters,
   executionMode: "sequential" as const,

@@ -76,8 +76,14 @@ export function sendText(report: SendReport, short: ShortId = fullId): ActionTex
     failed.length === 0
       ? ""
       : `\nNot delivered to: ${failed.join(", ")}. Ask them again; do not repeat this send (the others would get it twice).`;
+  // A bus ask is a message marked as a question: nothing waits for its answer, and the model must
+  // not think something does.
+  const noWait =
+    report.kind === "ask"
+      ? "\nA bus ask does not wait: an answer, if one comes, arrives in your bus inbox like any message. To wait for an answer, ask with session_mail_ask (the mailbox) instead."
+      : "";
   return {
-    text: `Sent ${report.kind}${about} to ${to}.${missed}`,
+    text: `Sent ${report.kind}${about} to ${to}.${missed}${noWait}`,
     summary: `${report.kind} → ${report.delivered.map((r) => label(r.label)).join(", ")}${failed.length > 0 ? ` (missed ${failed.length})` : ""}`,
   };
 }

@@ -102,6 +102,7 @@ function registerAsk(pi: ExtensionAPI, engine: EngineRef): void {
     promptGuidelines: [
       "Use session_mail_ask when you need another session's answer before you can go on; it blocks until the answer arrives.",
       "Do not use session_mail_ask with a session that is waiting on you; answer it with session_mail_reply instead.",
+      "Use mail (session_mail_ask, session_mail_send) for a question that needs an answer or work handed to one session; use the bus's session tool, when it is loaded, to coordinate the repository: claims, events, handoffs of claimed files.",
     ],
     parameters: textParameters({ to: toParameter, message: "The question" }),
     async execute(_id, params, signal, onUpdate) {

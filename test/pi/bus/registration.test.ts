@@ -47,6 +47,14 @@ describe("registration", () => {
     expect(typeof tool?.renderResult).toBe("function");
   });
 
+  it("tells the model in one guideline when to use the bus and when mail, and that a bus ask does not wait", () => {
+    const tool = sandbox.session(ids.alice).pi.tools.get("session");
+    const choosing = tool?.promptGuidelines?.filter((line) => line.includes("session_mail_ask")) ?? [];
+    expect(choosing).toHaveLength(1);
+    expect(choosing[0]).toContain("claims, events for everyone, handoffs of claimed files");
+    expect(choosing[0]).toContain("a bus ask does not wait for its answer");
+  });
+
   it("registers /sessions, the notice renderer, and the hooks that load the rest when it is needed; nothing else", () => {
     const alice = sandbox.session(ids.alice);
     expect(registered(alice.pi)).toEqual({

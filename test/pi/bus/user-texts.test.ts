@@ -131,6 +131,10 @@ describe("ids are shown as their shortest unique prefix", () => {
     expect(textOf(await alice.tool({ action: "send", to: "integrator", text: "hi" }))).toBe(
       "Sent message to integrator (0190a1a1-809c).",
     );
+    // A bus ask says that nothing waits for its answer, and names the tool that does wait.
+    expect(textOf(await alice.tool({ action: "send", to: "verify", kind: "ask", text: "port?" }))).toBe(
+      "Sent ask to verify (0190a1a1-809d).\nA bus ask does not wait: an answer, if one comes, arrives in your bus inbox like any message. To wait for an answer, ask with session_mail_ask (the mailbox) instead.",
+    );
     const inbox = textOf(await bob.tool({ action: "inbox" }));
     // bob knows his own id: alice's prefix is kept apart from it.
     expect(inbox).toMatch(/^message from lead \(0190a1a1-7\)\n {2}hi$/);

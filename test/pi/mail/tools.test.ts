@@ -39,6 +39,15 @@ describe("the four session_mail tools", () => {
     }
   });
 
+  it("tells the model in one guideline of the ask when to use mail and when the bus", async () => {
+    const alice = await sandbox.started(ids.alice);
+    const guidelines = alice.pi.tools.get("session_mail_ask")?.promptGuidelines ?? [];
+    const choosing = guidelines.filter((line) => line.includes("the bus"));
+    expect(choosing).toHaveLength(1);
+    expect(choosing[0]).toContain("a question that needs an answer or work handed to one session");
+    expect(choosing[0]).toContain("claims, events, handoffs");
+  });
+
   it("session_mail_list lists every running session with name or unique id prefix, full id, cwd and state, and marks the caller", async () => {
     const alice = await sandbox.started(ids.alice);
     await sandbox.started(ids.bob, { name: "builder" });
