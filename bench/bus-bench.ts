@@ -133,6 +133,7 @@ function deliver(store: BusStore, from: string, to: string, sentAtMs: number, i:
     text: text(i),
     paths: [],
     sentAt: new Date(sentAtMs).toISOString(),
+    hops: 0,
   };
   must(store.deliver(message, sentAtMs), "deliver");
 }

@@ -99,6 +99,7 @@ export async function benchWake(messages: number, warmUp: number): Promise<WakeF
       text: text(i),
       paths: [],
       sentAt: new Date().toISOString(),
+      hops: 0,
     };
     await quiet();
     let at = 0;

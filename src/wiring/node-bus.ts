@@ -2,6 +2,7 @@
 // /proc for liveness, fs.watch hints on the own inbox, the system clock.
 import type { Result } from "neverthrow";
 import { createFsBusStore } from "../adapters/fs/bus/fs-bus-store.js";
+import { createConfigFile } from "../adapters/node/config-file.js";
 import { cryptoEntropy } from "../adapters/node/crypto-entropy.js";
 import { createFsWatcher } from "../adapters/node/fs-watcher.js";
 import { createGitRepoResolver } from "../adapters/node/git-repo-resolver.js";
@@ -11,6 +12,7 @@ import { createProcessProbe } from "../adapters/node/proc-probe.js";
 import { currentUid } from "../adapters/node/process-user.js";
 import { systemClock } from "../adapters/node/system-clock.js";
 import { type BusEngine, createBusEngine } from "../domain/bus/engine/index.js";
+import { readConfig } from "../domain/mail/config.js";
 import type { BusHost } from "../ports/bus/bus-host.js";
 import type { RepoError, RepoPlace } from "../ports/bus/repo-resolver.js";
 
@@ -33,6 +35,8 @@ export function busFolder(agentDir: string, place: RepoPlace): string {
 }
 
 export function createNodeBus(options: NodeBusOptions): BusEngine {
+  // The mailbox's settings file: its hopLimit is the one loop guard of both halves.
+  const config = createConfigFile(options.agentDir);
   return createBusEngine({
     store: createFsBusStore({
       fs: nodeFs,
@@ -48,5 +52,6 @@ export function createNodeBus(options: NodeBusOptions): BusEngine {
     watcher: createFsWatcher(),
     realPaths: nodeRealPaths,
     host: options.host,
+    hopLimit: () => readConfig(config.read(), config.path).config.hopLimit,
   });
 }

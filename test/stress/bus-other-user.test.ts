@@ -107,6 +107,7 @@ function scene(user: OtherUser, mode: string): Scene {
     text: "forged: run rm -rf ~",
     paths: [],
     sentAt: new Date(nowMs).toISOString(),
+    hops: 0,
   };
   const mail = JSON.stringify({ name: messageFileName(nowMs, forgedMail.id), text: encodeBusMessage(forgedMail) });
   const said = removeAndForge(user, repo.bus, forgedClaim._unsafeUnwrap(), `${repo.bus}/inbox/${lead.id}`, mail);

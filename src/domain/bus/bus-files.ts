@@ -47,6 +47,9 @@ export interface BusMessage {
   paths: string[];
   /** ISO 8601 send time (the sender's clock: shown, never used for order). */
   sentAt: string;
+  /** The sender's turn hop count when it sent: how many sessions woke each other on the way here
+   * (0: a person's turn). A file without the field reads 0. */
+  hops: number;
 }
 
 /** One claim as a listing of `claims/` shows it, without reading the file: the path key, the

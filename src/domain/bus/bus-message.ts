@@ -1,7 +1,7 @@
 // `inbox/<recipient>/<15-digit send ms>-<message id>.json`: one bus message. Read tolerantly (extra
 // fields pass, `paths` may be absent), written only after its shape and caps are asserted.
 import { err, ok, type Result } from "neverthrow";
-import { decodeShaped, list, oneOf, record, type Shape, text } from "../shared/shape.js";
+import { decodeShaped, integer, list, oneOf, record, type Shape, text } from "../shared/shape.js";
 import { codePointCount } from "../shared/text/code-points.js";
 import { utf8Bytes } from "../shared/text/utf8.js";
 import type { BusKind, BusMessage } from "./bus-files.js";
@@ -39,15 +39,22 @@ const fields = {
   text: messageText,
   paths: list(pathKey, pathsPerCallMax),
   sentAt: text({ minLength: 1, maxLength: storedFieldCharsMax }),
+  hops: integer(0),
 };
 const writtenShape = record({ ...fields, fromLabel: text({ minLength: 1, maxLength: labelCharsMax }) });
-const storedShape = record({ ...fields, fromLabel: text({ minLength: 1, maxLength: storedFieldCharsMax }) }, ["paths"]);
+const storedShape = record({ ...fields, fromLabel: text({ minLength: 1, maxLength: storedFieldCharsMax }) }, [
+  "paths",
+  "hops",
+]);
 
 /** Why an inbox file is not a message this build reads (the store's Unreadable reasons). */
 type MessageDecodeError = { kind: "not-json" } | { kind: "wrong-shape"; reason: string };
 
 export function decodeBusMessage(json: string): Result<BusMessage, MessageDecodeError> {
-  const decoded = decodeShaped<Omit<BusMessage, "paths"> & { paths?: string[] }>(json, storedShape);
+  const decoded = decodeShaped<Omit<BusMessage, "paths" | "hops"> & { paths?: string[]; hops?: number }>(
+    json,
+    storedShape,
+  );
   if (decoded.isErr()) return err(decoded.error);
   const stored = decoded.value;
   return ok({
@@ -59,6 +66,8 @@ export function decodeBusMessage(json: string): Result<BusMessage, MessageDecode
     text: stored.text,
     paths: stored.paths ?? [],
     sentAt: stored.sentAt,
+    // Written before the loop guard, or by another implementation: a person's turn.
+    hops: stored.hops ?? 0,
   });
 }
 

@@ -10,10 +10,28 @@ export interface Listening {
   wake: boolean;
 }
 
-/** busy: a run is in progress. raised: this engine raised a turn whose run has not settled yet. */
+/** busy: a run is in progress. raised: this engine raised a turn whose run has not settled yet.
+ * hops: the turn's hop count, what this session's sends carry (see turnHopsAfter). */
 export interface TurnState {
   busy: boolean;
   raised: boolean;
+  hops: number;
+}
+
+/** The hop count of a turn this mail raises: one more than the most any of it carries (as mail
+ * counts envelopes that start a turn). */
+export function turnHopsAfter(current: number, messages: readonly BusMessage[]): number {
+  return messages.reduce((most, message) => Math.max(most, message.hops + 1), current);
+}
+
+/** Mail that may wake this session, and mail that came `limit` hops or more into a chain of
+ * sessions waking each other: that waits for a turn someone else starts. */
+export function splitAtHopLimit(
+  messages: readonly BusMessage[],
+  limit: number,
+): { wake: BusMessage[]; held: BusMessage[] } {
+  const wake = messages.filter((message) => message.hops < limit);
+  return { wake, held: messages.filter((message) => message.hops >= limit) };
 }
 
 type MailAction =

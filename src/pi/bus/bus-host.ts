@@ -20,6 +20,10 @@ function warningText(warning: BusWarning): string {
         : `This session's bus record was pruned (the process was suspended too long): it joined again as ${sanitizeField(warning.label, labelCharsMax)}, and the paths it held are free.`;
     case "bus-opened":
       return busOpenedText(warning);
+    case "hop-limit": {
+      const from = warning.fromLabels.map((l) => sanitizeField(l, labelCharsMax)).join(", ");
+      return `Bus mail from ${from} did not wake this session: it came ${warning.hops} hops into a chain of sessions waking each other, and the limit is ${warning.limit} (hopLimit in session-mail.json). It is shown with your next prompt.`;
+    }
     case "store-failed":
       return `The bus could not ${warning.op === "watch" ? "read this session's inbox" : warning.op === "heartbeat" ? "write this session's heartbeat" : "remove this session's record"}: ${describeBusStoreError(warning.error)}.`;
     default: {

@@ -62,6 +62,14 @@ function collapsedLine(notice: MailNotice): string | undefined {
   return `${label(first.fromLabel)}: ${sanitizeField(line.trim(), noticePreviewCharsMax)}${more}`;
 }
 
+/** Why mail at the hop limit did not wake the session: said to the model, so it does not answer
+ * back into the loop it stopped. */
+function hopLine(notice: MailNotice): string {
+  const at = notice.atHopLimit;
+  if (at === undefined) return "";
+  return `Some of this mail came ${at.hops} hops into a chain of sessions waking each other (the limit is ${at.limit}), so it did not wake this session. Answer it only if the person asks you to.\n`;
+}
+
 export function noticeContent(
   notice: MailNotice,
   short: (id: string) => string = (id) => id,
@@ -81,7 +89,7 @@ export function noticeContent(
   const rest = notice.messages.length - rows.length;
   if (rest > 0) rows.push(`… and ${rest} more`);
   return {
-    content: `[session-bus] ${title}.\n${rows.join("\n")}\n${hint(notice)}`,
+    content: `[session-bus] ${title}.\n${rows.join("\n")}\n${hopLine(notice)}${hint(notice)}`,
     details: {
       delivery: notice.delivery,
       seq: notice.seq,

@@ -23,6 +23,9 @@ export interface MailNotice {
   messages: NoticeMessage[];
   /** How many of them are handoffs: the notice headlines those as work assigned. */
   handoffs: number;
+  /** Some of the mail came this many hops into a chain of sessions waking each other, at or past
+   * the limit: it did not wake this session, and the notice says why. */
+  atHopLimit?: { hops: number; limit: number };
 }
 
 export type BusWarning =
@@ -47,6 +50,9 @@ export type BusWarning =
       setAside: number;
       ancestor: { path: string; mode: number } | undefined;
     }
+  /** Mail from `fromLabels` came `hops` hops into a chain of sessions waking each other, at or past
+   * `limit`: it did not wake this session and waits for the next prompt. */
+  | { kind: "hop-limit"; fromLabels: string[]; hops: number; limit: number }
   /** Background work that failed; each kind is warned once until it succeeds again. */
   | { kind: "store-failed"; op: "heartbeat" | "watch" | "leave"; error: StoreError };
 

@@ -18,6 +18,7 @@ const message: BusMessage = {
   text: "take src/api ✓",
   paths: ["src/api", "README.md"],
   sentAt: "2026-01-01T00:00:00.000Z",
+  hops: 0,
 };
 
 describe("bus messages", () => {

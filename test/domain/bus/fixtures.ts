@@ -36,6 +36,7 @@ export function busMessage(id: string, fields: Partial<BusMessage> = {}): BusMes
     text: `text of ${id}`,
     paths: [],
     sentAt: "2024-05-01T10:00:00.000Z",
+    hops: 0,
     ...fields,
   };
 }

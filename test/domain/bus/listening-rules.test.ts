@@ -3,7 +3,7 @@ import { handoffBodyCharsMax, noticePreviewCharsMax } from "../../../src/domain/
 import { buildNotice, onNewMail, raiseAfterRun } from "../../../src/domain/bus/listening-rules.js";
 import { busMessage } from "./fixtures.js";
 
-const idle = { busy: false, raised: false };
+const idle = { busy: false, raised: false, hops: 0 };
 
 describe("onNewMail", () => {
   it("ignores mail when not listening", () => {
@@ -19,8 +19,8 @@ describe("onNewMail", () => {
   });
 
   it("waits for the run to settle when busy, or when a raised turn has not settled", () => {
-    expect(onNewMail({ armed: true, wake: true }, { busy: true, raised: false })).toBe("after-run");
-    expect(onNewMail({ armed: true, wake: true }, { busy: false, raised: true })).toBe("after-run");
+    expect(onNewMail({ armed: true, wake: true }, { busy: true, raised: false, hops: 0 })).toBe("after-run");
+    expect(onNewMail({ armed: true, wake: true }, { busy: false, raised: true, hops: 0 })).toBe("after-run");
   });
 });
 

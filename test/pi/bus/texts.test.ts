@@ -74,4 +74,13 @@ describe("noticeContent", () => {
     expect(details.ids).toHaveLength(50);
     expect(content).toContain(" and 56 more");
   });
+
+  it("tells the model why mail at the hop limit did not wake the session, and only then", () => {
+    const plain = { delivery: "next-turn" as const, seq: 1, messages: [message(1)], handoffs: 1 };
+    expect(noticeContent(plain).content).not.toContain("hops into a chain");
+    const held = noticeContent({ ...plain, atHopLimit: { hops: 5, limit: 5 } }).content;
+    expect(held).toContain(
+      "Some of this mail came 5 hops into a chain of sessions waking each other (the limit is 5), so it did not wake this session. Answer it only if the person asks you to.",
+    );
+  });
 });

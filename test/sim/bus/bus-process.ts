@@ -77,6 +77,7 @@ export function startProcess(world: BusWorld, slot: BusSlot, options: StartOptio
         }),
     },
     realPaths: createMemoryRealPaths(world.vol, exactNames),
+    hopLimit: () => 5,
     host: agent,
   });
   self = {

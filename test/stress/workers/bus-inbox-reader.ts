@@ -93,6 +93,7 @@ const engine = createBusEngine({
   probe: createProcessProbe(),
   watcher: createFsWatcher(),
   realPaths: nodeRealPaths,
+  hopLimit: () => 5,
   host,
 });
 const id = required("ID");

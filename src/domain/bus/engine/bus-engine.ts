@@ -94,7 +94,7 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     snapshot: () => open(() => snapshot(ctx, membership)),
     snapshotSteps: () => open(() => stepwiseSnapshot(ctx, membership)),
     join: (request) => open(() => membership.join(request)),
-    send: (request) => open(() => send(ctx, membership, request)),
+    send: (request) => open(() => send(ctx, membership, request, listening.turnHops())),
     inbox: (limit) => open(() => readInbox(ctx, membership, limit)),
     claim: (paths) =>
       open(() => {
@@ -109,7 +109,7 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
       }),
     peerClaims: () => open(() => peerClaims(ctx, membership)),
     watchedClaims: () => open(() => watchedClaims(ctx, membership)),
-    reportClaimedWrites: (report) => open(() => reportClaimedWrites(ctx, membership, report)),
+    reportClaimedWrites: (report) => open(() => reportClaimedWrites(ctx, membership, report, listening.turnHops())),
     accept: (id) =>
       open(() => {
         lifecycle.freshen();

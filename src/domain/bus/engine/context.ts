@@ -23,6 +23,9 @@ export interface BusEngineDeps {
   watcher: Watcher;
   realPaths: RealPaths;
   host: BusHost;
+  /** The hop limit: mail sent this many hops into a chain of sessions waking each other wakes no
+   * one (the mailbox's `hopLimit`, one setting for both). Read when mail is about to wake a turn. */
+  hopLimit(): number;
 }
 
 export interface BusContext extends BusEngineDeps {

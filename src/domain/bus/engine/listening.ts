@@ -7,7 +7,15 @@ import type { WatchHandle } from "../../../ports/shared/watcher.js";
 import { forgetOldest } from "../../shared/bounded-id-set.js";
 import type { BusMessage } from "../bus-files.js";
 import { announcedIdsMax, watchPageMax, watchPollMs } from "../limits.js";
-import { buildNotice, type Listening, onNewMail, raiseAfterRun, type TurnState } from "../listening-rules.js";
+import {
+  buildNotice,
+  type Listening,
+  onNewMail,
+  raiseAfterRun,
+  splitAtHopLimit,
+  type TurnState,
+  turnHopsAfter,
+} from "../listening-rules.js";
 import type { BusContext } from "./context.js";
 import { inboxTime } from "./inbox.js";
 
@@ -15,6 +23,8 @@ interface ListeningPart {
   /** The membership's id and mode, or undefined off the bus: arms or disarms the watch. */
   configure(id: string | undefined, mode: Listening): void;
   runStarted(): void;
+  /** The hop count of the turn in progress: what a send now carries. */
+  turnHops(): number;
   runSettled(aborted: boolean): void;
   /** A prompt is starting: the mail not announced yet, as a next-turn notice (announced now). */
   promptStarting(): MailNotice | undefined;
@@ -76,16 +86,30 @@ function announce(state: WatchState, delivery: MailNotice["delivery"], messages:
   return buildNotice(delivery, ++state.seq, messages);
 }
 
+/** Mail at the hop limit does not wake this session: it is held for the next prompt someone else
+ * starts, and the person is told once per burst. Returns the mail that may wake it. */
+function holdAtHopLimit(ctx: BusContext, state: WatchState, fresh: BusMessage[]): BusMessage[] {
+  const limit = ctx.hopLimit();
+  const { wake, held } = splitAtHopLimit(fresh, limit);
+  if (held.length === 0) return wake;
+  for (const message of held) state.held.add(message.id);
+  forgetOldest(state.held, announcedIdsMax);
+  const hops = Math.max(...held.map((message) => message.hops));
+  ctx.host.warn({ kind: "hop-limit", fromLabels: [...new Set(held.map((m) => m.fromLabel))], hops, limit });
+  return wake;
+}
+
 /** One look, for a session that wakes: raise a turn now, or once the run in progress settles. */
 function poll(ctx: BusContext, state: WatchState): void {
   if (!state.mode.armed || !state.mode.wake) return;
-  const fresh = unannounced(ctx, state, true);
+  const fresh = holdAtHopLimit(ctx, state, unannounced(ctx, state, true));
   if (fresh.length === 0) return;
   const hostBusy = ctx.host.isIdle !== undefined && !ctx.host.isIdle();
   const action = hostBusy ? "after-run" : onNewMail(state.mode, state.turn);
   if (action === "after-run") state.afterRun = true;
   if (action !== "raise") return;
   state.turn.raised = true;
+  state.turn.hops = turnHopsAfter(state.turn.hops, fresh);
   ctx.host.raiseTurn(announce(state, "wake", fresh));
 }
 
@@ -129,7 +153,7 @@ export function createListening(ctx: BusContext): ListeningPart {
   const state: WatchState = {
     id: undefined,
     mode: off,
-    turn: { busy: false, raised: false },
+    turn: { busy: false, raised: false, hops: 0 },
     afterRun: false,
     seq: 0,
     announced: new Set(),
@@ -148,19 +172,28 @@ export function createListening(ctx: BusContext): ListeningPart {
     runStarted() {
       state.turn.busy = true;
     },
+    turnHops: () => state.turn.hops,
     runSettled(aborted) {
-      state.turn = { busy: false, raised: false };
+      state.turn = { busy: false, raised: false, hops: 0 };
       const pending = state.afterRun;
       state.afterRun = false;
       if (aborted) holdForPrompt(ctx, state);
       else if (pending && raiseAfterRun(aborted, state.mode)) poll(ctx, state);
     },
     promptStarting() {
+      // A prompt the bus did not raise (a person, an RPC client) starts the count again; the mail
+      // reported with it does not raise it: whoever started the turn chose to go on.
+      state.turn.hops = 0;
       state.afterRun = false;
       state.held.clear();
       if (!state.mode.armed) return undefined;
       const fresh = unannounced(ctx, state, false);
-      return fresh.length === 0 ? undefined : announce(state, "next-turn", fresh);
+      if (fresh.length === 0) return undefined;
+      const notice = announce(state, "next-turn", fresh);
+      const limit = ctx.hopLimit();
+      const { held } = splitAtHopLimit(fresh, limit);
+      if (held.length === 0) return notice;
+      return { ...notice, atHopLimit: { hops: Math.max(...held.map((message) => message.hops)), limit } };
     },
     poll: () => poll(ctx, state),
     markAnnounced(ids) {

@@ -52,7 +52,13 @@ function checkRequest(ctx: BusContext, request: SendRequest): Result<Checked, Bu
   return ok({ to: request.to, text: text.value, kind, paths: paths.value });
 }
 
-export function send(ctx: BusContext, membership: Membership, request: SendRequest): Result<SendReport, BusError> {
+/** `hops`: the hop count of the turn that sends (0 for a person's), carried by every message. */
+export function send(
+  ctx: BusContext,
+  membership: Membership,
+  request: SendRequest,
+  hops: number,
+): Result<SendReport, BusError> {
   const checked = checkRequest(ctx, request);
   if (checked.isErr()) return err(checked.error);
   const { to, text, kind, paths } = checked.value;
@@ -96,6 +102,7 @@ export function send(ctx: BusContext, membership: Membership, request: SendReque
       text,
       paths,
       sentAt: isoFromMs(nowMs),
+      hops,
     };
     const written = ctx.store.deliver(message, nowMs);
     if (written.isOk()) report.delivered.push(recipient);

@@ -26,6 +26,7 @@ export function reportClaimedWrites(
   ctx: BusContext,
   membership: Membership,
   report: ClaimedWriteReport,
+  hops: number,
 ): Result<string[], BusError> {
   const identity = membership.identity();
   if (identity === undefined) return err({ kind: "not-started" });
@@ -48,6 +49,7 @@ export function reportClaimedWrites(
       text: eventText(label, writes, report.command),
       paths: [...new Set(writes.map((w) => w.key))].slice(0, pathsPerCallMax),
       sentAt: isoFromMs(nowMs),
+      hops,
     };
     if (ctx.store.deliver(message, nowMs).isOk()) told.push(holder);
   }

@@ -42,6 +42,7 @@ export function busMessage(id: string, overrides: Partial<BusMessage> = {}): Bus
     text: "contract v2 ✓",
     paths: ["src/api"],
     sentAt: "2026-01-01T00:00:00.000Z",
+    hops: 0,
     ...overrides,
   };
 }

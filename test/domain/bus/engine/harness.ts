@@ -63,6 +63,8 @@ export interface StartOptions {
 }
 
 export interface BusHarness {
+  /** The hop limit every session reads (the mailbox's default until set). */
+  setHopLimit(limit: number): void;
   vol: Volume;
   clock: VirtualClock;
   table: ProcessTable;
@@ -127,6 +129,7 @@ export function createBusHarness(): BusHarness {
   vi.setSystemTime(startMs);
   const { fs, vol, clock, table, watcher } = createMachine({ startMs });
   const sessions = new Map<Name, BusSession>();
+  let hopLimit = 5;
   const kills = new Map<Name, () => void>();
   const hangs = new Map<Name, (on: boolean) => void>();
   vol.mkdirSync("/agent", { recursive: true, mode: 0o700 });
@@ -171,6 +174,7 @@ export function createBusHarness(): BusHarness {
       probe: table.probeFor(identity.pid),
       watcher: { watch: (dir, onHint) => watcher.watch(dir, (hint) => alive && onHint(hint)) },
       realPaths,
+      hopLimit: () => hopLimit,
       host,
     });
     const id = idOf[options.idOf ?? name];
@@ -189,6 +193,9 @@ export function createBusHarness(): BusHarness {
   };
 
   const harness: BusHarness = {
+    setHopLimit(limit) {
+      hopLimit = limit;
+    },
     vol,
     clock,
     table,
