@@ -325,6 +325,8 @@ export interface StoredMessage {
   kind: string;
   text: string;
   paths: string[];
+  /** The sender's turn hop count (0 when the file has none). */
+  hops: number;
 }
 
 export const inboxPath = (folder: string, id: string) => join(folder, "inbox", id);
@@ -343,7 +345,8 @@ export function readInbox(folder: string, id: string): StoredMessage[] {
     if (typeof kind !== "string" || typeof text !== "string" || !Array.isArray(paths)) {
       throw new Error(`${file}: kind/text/paths`);
     }
-    return { file, id: messageId, from, fromLabel, to, kind, text, paths: paths.map(String) };
+    const hops = typeof raw.hops === "number" ? raw.hops : 0;
+    return { file, id: messageId, from, fromLabel, to, kind, text, paths: paths.map(String), hops };
   });
 }
 
