@@ -38,7 +38,7 @@ const useLibrary = `
 import { randomUUID } from "node:crypto";
 import * as lib from "pi-switchboard";
 
-const { createFsMailStore, decodeEnvelope, mailRootFromEnv, nodeFs } = lib;
+const { createFsMailStore, mailRootFromEnv, nodeFs } = lib;
 const must = (result) => {
   if (result.isErr()) throw new Error(JSON.stringify(result.error));
   return result.value;
@@ -67,19 +67,26 @@ console.log(JSON.stringify({
   exports: Object.keys(lib).length,
   root,
   claimed: claimed.kind,
-  body: must(decodeEnvelope(claimed.text)).body,
+  body: claimed.envelope.body,
   neverthrow: resolves("neverthrow"),
   peers: JSON.parse(process.argv[3]).map(resolves),
 }));
 `;
 
 const typedUse = `
-import { createFsMailStore, type Envelope, type MailStore, nodeFs } from "pi-switchboard";
+import { type Address, createFsMailStore, type Envelope, isAddress, type MailStore, nodeFs } from "pi-switchboard";
 
 const store: MailStore = createFsMailStore({ fs: nodeFs, root: "/nowhere", uid: 0 });
-const envelope: Envelope = {
-  id: "m1", from: "a", to: "b", kind: "request", hops: 0, in_reply_to: [], status: "", ts: "", body: "",
+// An address is checked once, where it enters: then it is an Address.
+const address = (text: string): Address => {
+  if (!isAddress(text)) throw new Error(\`not an address: \${text}\`);
+  return text;
 };
+const envelope: Envelope = {
+  id: "m1", from: address("a"), to: address("b"), kind: "request", hops: 0, in_reply_to: [], status: "", ts: "", body: "",
+};
+// @ts-expect-error: a plain string is not an Address until it is checked.
+export const unchecked: Envelope = { ...envelope, from: "a" };
 const delivered = store.deliver(envelope, 0, { durable: false });
 export const path: string | undefined = delivered.isOk() ? delivered.value.path : undefined;
 // @ts-expect-error: the types are real, so a missing option is an error.

@@ -1,10 +1,12 @@
 // The BusHost port over Pi: a wake is a visible custom message that starts a turn; warnings go to
 // Pi's UI. After the session is replaced every piContext call throws, so each call is guarded.
+
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { describeBusError, describeBusStoreError } from "../../domain/bus/bus-errors.js";
 import { labelCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { BusHost, BusWarning } from "../../ports/bus/bus-host.js";
+import { askTurnHops } from "../shared/turn-hops.js";
 import { noticeContent, noticeIds, noticeType } from "./notice.js";
 import type { ShortIds } from "./short-ids.js";
 import { busOpenedText } from "./texts.js";
@@ -81,6 +83,8 @@ export function createBusHost(
         // A warning is not worth a crash of the session.
       }
     },
+    // The mailbox's count for a turn its mail started: one loop guard for both halves.
+    peerTurnHops: () => askTurnHops(pi.events),
   };
 }
 

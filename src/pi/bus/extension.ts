@@ -1,6 +1,7 @@
 // session-bus for Pi, the part loaded on first use (index.ts loads it; see there): what Pi calls.
 // One bus per session (bus-runtime.ts keeps it). Nothing joins at session_start, in any mode.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { answerTurnHops } from "../shared/turn-hops.js";
 import { createBusRuntime } from "./bus-runtime.js";
 import { registerEditGuard } from "./edit-guard.js";
 import { registerGitGuard } from "./git-guard.js";
@@ -17,6 +18,7 @@ export function sessionBusCore(pi: ExtensionAPI): void {
   const { access } = bus;
   const shortIds = access.shortIds;
   const current = () => bus.live();
+  answerTurnHops(pi.events, () => current()?.engine?.turnHops() ?? 0);
 
   pi.on("session_start", (event, piContext) => bus.sessionStart(event, piContext));
   pi.on("session_shutdown", (event) => bus.sessionShutdown(event));

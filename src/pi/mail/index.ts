@@ -4,6 +4,7 @@ import type { ExtensionAPI, MessageEndEventResult } from "@earendil-works/pi-cod
 import { droppedNotice } from "../../domain/mail/framing.js";
 import { mailMessageType } from "../../domain/mail/message-type.js";
 import { isDisabled } from "../shared/disabled.js";
+import { answerTurnHops } from "../shared/turn-hops.js";
 import { registerMailboxCommand } from "./command.js";
 import { provideHooks } from "./hooks.js";
 import { answerOf } from "./pi-host.js";
@@ -21,6 +22,7 @@ export default function sessionMail(pi: ExtensionAPI): void {
   pi.on("session_start", (_event, piContext) => mail.start(piContext));
   pi.on("session_shutdown", () => mail.stop());
   pi.on("session_info_changed", (event, piContext) => mail.renamed(event.name, piContext));
+  answerTurnHops(pi.events, () => engine()?.turnHops() ?? 0);
   pi.on("input", () => {
     engine()?.input();
   });

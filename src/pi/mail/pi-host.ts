@@ -1,9 +1,11 @@
 // The AgentHost port over Pi: injected mail becomes a custom message, notices and the footer go
 // to Pi's UI. After the session is replaced every piContext call throws, so each call is guarded.
+
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createSessionFileTail } from "../../adapters/node/session-file-tail.js";
 import { mailMessageType } from "../../domain/mail/message-type.js";
 import type { AgentHost, InjectedMail, InjectOptions, NoticeLevel } from "../../ports/mail/agent-host.js";
+import { askTurnHops } from "../shared/turn-hops.js";
 
 const footerKey = "session-mail";
 
@@ -45,6 +47,8 @@ export function createPiHost(pi: ExtensionAPI, piContext: ExtensionContext, isLi
         return false;
       }
     },
+    // The bus's count for a turn its mail raised: one loop guard for both halves.
+    peerTurnHops: () => askTurnHops(pi.events),
   };
 }
 

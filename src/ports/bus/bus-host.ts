@@ -68,4 +68,7 @@ export interface BusHost {
    * the model). Absent: the host records nothing, and a read deletes what it shows at once. */
   recorded?(messageIds: readonly string[]): ReadonlySet<string>;
   warn(warning: BusWarning): void;
+  /** The hop count another part of the session holds for the turn in progress (the mailbox's, for
+   * a turn its mail raised): what a send carries is the higher of it and the bus's own. Absent: 0. */
+  peerTurnHops?(): number;
 }

@@ -21,4 +21,7 @@ export interface AgentHost {
   setStatus(text: string | undefined): void;
   /** Whether mail with this id already entered the conversation (a restart must not show it twice). */
   hasShown(mailId: string): boolean;
+  /** The hop count another part of the session holds for the turn in progress (the bus's, for a
+   * turn its mail raised): the turn's count is the higher of it and the mailbox's own. Absent: 0. */
+  peerTurnHops?(): number;
 }

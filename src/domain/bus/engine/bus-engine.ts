@@ -60,6 +60,8 @@ export interface BusEngine {
   runSettled(aborted: boolean): void;
   /** A prompt starts a turn: the mail to report with it, announced now (never twice). */
   promptStarting(): MailNotice | undefined;
+  /** The hop count of the turn in progress as the bus counts it (without the mailbox's). */
+  turnHops(): number;
   /** Polls the inbox now (a host that heard of new mail some other way). */
   poll(): void;
   /** Mail the session's transcript already announced (a reload's new engine remembers nothing). */
@@ -127,6 +129,7 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     runStarted: () => listening.runStarted(),
     runSettled: (aborted) => listening.runSettled(aborted),
     promptStarting: () => (closed ? undefined : listening.promptStarting()),
+    turnHops: () => listening.ownTurnHops(),
     poll: () => listening.poll(),
     markAnnounced: (ids) => listening.markAnnounced(ids),
     shutdown(reason) {

@@ -23,8 +23,11 @@ interface ListeningPart {
   /** The membership's id and mode, or undefined off the bus: arms or disarms the watch. */
   configure(id: string | undefined, mode: Listening): void;
   runStarted(): void;
-  /** The hop count of the turn in progress: what a send now carries. */
+  /** The hop count of the turn in progress: what a send now carries (the higher of the bus's own
+   * and the one another part of the session holds). */
   turnHops(): number;
+  /** The bus's own count, without the other part's: what it tells that part. */
+  ownTurnHops(): number;
   runSettled(aborted: boolean): void;
   /** A prompt is starting: the mail not announced yet, as a next-turn notice (announced now). */
   promptStarting(): MailNotice | undefined;
@@ -172,7 +175,8 @@ export function createListening(ctx: BusContext): ListeningPart {
     runStarted() {
       state.turn.busy = true;
     },
-    turnHops: () => state.turn.hops,
+    turnHops: () => Math.max(state.turn.hops, ctx.host.peerTurnHops?.() ?? 0),
+    ownTurnHops: () => state.turn.hops,
     runSettled(aborted) {
       state.turn = { busy: false, raised: false, hops: 0 };
       const pending = state.afterRun;

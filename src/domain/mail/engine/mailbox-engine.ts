@@ -37,6 +37,8 @@ export interface MailboxEngine {
   renamed(name: string | undefined): void;
   /** A person, an RPC client or a command's prompt started or steered the turn. */
   input(): void;
+  /** The hop count of the turn in progress as the mailbox counts it (without the bus's). */
+  turnHops(): number;
   runStarted(): void;
   /** Mail with this id entered the conversation (as a message, or as the result of the ask it
    * answers): it counts as read. */
@@ -78,6 +80,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     sessionStarted: (identity) => event(() => p.lifecycle.start(identity)),
     renamed: (name) => event(() => p.lifecycle.rename(name)),
     input: () => event(() => p.run.input()),
+    turnHops: () => p.run.ownHops(),
     runStarted: () =>
       event(() => {
         if (!ctx.session.closed() && p.run.start()) p.presence.write();
@@ -137,7 +140,7 @@ function wire(options: EngineOptions) {
   const backlog = createBacklog();
   const ledger = createAskLedger(ctx, { ownership, footer });
   const journal = createJournal(ctx, backlog);
-  const run = createRun({ ledger, footer });
+  const run = createRun({ ledger, footer, peerHops: () => ctx.host.peerTurnHops?.() ?? 0 });
   const presence = createPresence(ctx, { ownership, status: { busy: () => run.busy(), waitingOn: waits.waitingOn } });
   const owed = createOwedReplies(ctx, { ledger, journal, footer, presence });
   const delivery = createDelivery(ctx, { journal, ledger, run, waits, owed, presence, footer });

@@ -9,8 +9,11 @@ import type { Footer } from "./footer.js";
 
 export interface Run {
   busy(): boolean;
-  /** The turn's hop count, in effect now. */
+  /** The turn's hop count, in effect now: the higher of the mailbox's own and the one another part
+   * of the session holds (`peerHops`). */
   hops(): HopState;
+  /** The mailbox's own count, without the other part's: what it tells that part. */
+  ownHops(): number;
   /** A person, an RPC client or a command's prompt started or steered the turn. */
   input(): void;
   /** A run started; false when one was on already. */
@@ -43,7 +46,7 @@ interface RunState {
   dropped: BoundedIdSet;
 }
 
-export function createRun(parts: { ledger: AskLedger; footer: Footer }): Run {
+export function createRun(parts: { ledger: AskLedger; footer: Footer; peerHops: () => number }): Run {
   const s: RunState = {
     busy: false,
     hops: freshHops,
@@ -53,7 +56,11 @@ export function createRun(parts: { ledger: AskLedger; footer: Footer }): Run {
   };
   return {
     busy: () => s.busy,
-    hops: () => s.hops,
+    hops() {
+      const peer = parts.peerHops();
+      return peer > s.hops.count ? { count: peer } : s.hops;
+    },
+    ownHops: () => s.hops.count,
     input() {
       s.hops = onInput(s.hops);
     },

@@ -112,3 +112,18 @@ describe("the bus's loop guard", () => {
     expect(alice.host.raised).toHaveLength(1);
   });
 });
+
+describe("one loop guard for both halves", () => {
+  it("sends with the mailbox's count when it is higher, and tells only its own", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.join({ label: "alice" });
+    const bob = h.start("bob");
+    bob.engine.join({ label: "bob" });
+    // A turn the mailbox's mail started, 2 hops in: the bus's own count is 0.
+    alice.host.peerTurnHops = () => 2;
+    alice.engine.send({ to: "bob", text: "from a turn mail raised" })._unsafeUnwrap();
+    expect(inboxHops(h, "bob")).toEqual([2]);
+    expect(alice.engine.turnHops()).toBe(0);
+  });
+});
