@@ -3,9 +3,11 @@
 // engine peeks, this plans, the engine consumes exactly the names it shows.
 import type { InboxPeek, Unreadable } from "../../ports/bus/bus-store.js";
 import { clipCodePoints, codePointCount } from "../shared/text/code-points.js";
+import { msFromIso } from "../shared/text/iso-time.js";
 import { sanitizeField } from "../shared/text/sanitize.js";
 import type { BusMessage } from "./bus-files.js";
 import {
+  duplicateWindowMs,
   handoffBodyCharsMax,
   inboxBodyCharsMax,
   inboxLimitDefault,
@@ -27,6 +29,11 @@ export interface InboxRow {
   clipped: boolean;
   /** What the row costs of the budget: header, a line break, the body as rendered (indented). */
   chars: number;
+  /** How many messages the row stands for: the first and the duplicates folded into it (see
+   * duplicateWindowMs), each consumed with it. */
+  repeats: number;
+  /** The message ids of the duplicates folded in: shown (as the count) and consumed with the row. */
+  foldedIds: string[];
 }
 
 interface InboxReadPlan {
@@ -66,10 +73,26 @@ export function aboutPaths(message: Pick<BusMessage, "kind" | "paths" | "id">): 
 }
 
 /** The row's first line, as every surface prints it: the budget counts exactly this. */
-export function inboxRowHeader(message: BusMessage): string {
+export function inboxRowHeader(message: BusMessage, repeats = 1): string {
   const label = sanitizeField(message.fromLabel, labelCharsMax);
   const from = sanitizeField(message.from, labelCharsMax);
-  return `${message.kind} from ${label} (${from})${aboutPaths(message)}`;
+  return `${message.kind} from ${label} (${from})${aboutPaths(message)}${repeatMark(repeats)}`;
+}
+
+/** What a folded row adds to its header: how many times the same message came. */
+export function repeatMark(repeats: number): string {
+  return repeats > 1 ? ` · sent ${repeats} times within ${duplicateWindowMs / 1000} s` : "";
+}
+
+/** Whether `later` says again what `first` said: the same sender, kind, text and paths, sent within
+ * duplicateWindowMs of it (by the sender's own clock, which stamped both). A handoff never is: each
+ * offer stands alone. */
+export function repeats(first: BusMessage, later: BusMessage): boolean {
+  if (first.kind === "handoff" || later.kind !== first.kind || later.from !== first.from) return false;
+  if (later.text !== first.text || later.paths.join("\0") !== first.paths.join("\0")) return false;
+  const [from, to] = [msFromIso(first.sentAt), msFromIso(later.sentAt)];
+  if (from === undefined || to === undefined) return false;
+  return to - from >= 0 && to - from <= duplicateWindowMs;
 }
 
 /** What a body costs as the model reads it: each line indented by two, a clipped one ends in " …". */
@@ -88,7 +111,23 @@ function rowOf(name: string, message: BusMessage): InboxRow {
     body: body.text,
     clipped: body.clipped,
     chars: codePointCount(header) + 1 + renderedChars(body.text, body.clipped),
+    repeats: 1,
+    foldedIds: [],
   };
+}
+
+/** Folds `message` into a row it repeats: the row counts one more and its file is consumed with
+ * it. Returns what the row's header grew by, or undefined when it repeats no row. */
+function foldInto(rows: InboxRow[], message: BusMessage, name: string, consume: string[]): number | undefined {
+  const row = rows.find((r) => repeats(r.message, message));
+  if (row === undefined) return undefined;
+  const before = codePointCount(repeatMark(row.repeats));
+  row.repeats++;
+  row.foldedIds.push(message.id);
+  const grown = codePointCount(repeatMark(row.repeats)) - before;
+  row.chars += grown;
+  consume.push(name);
+  return grown;
 }
 
 /** `peek` is the front of the inbox, oldest first; at most `limit` messages are shown, and the
@@ -96,6 +135,7 @@ function rowOf(name: string, message: BusMessage): InboxRow {
 export function planInboxRead(peek: InboxPeek, limit: number): InboxReadPlan {
   const rows: InboxRow[] = [];
   const unreadable: Unreadable[] = [];
+  const consume: string[] = [];
   let chars = 0;
   let stopped = false;
   for (const entry of peek.entries) {
@@ -103,7 +143,14 @@ export function planInboxRead(peek: InboxPeek, limit: number): InboxReadPlan {
       unreadable.push({ name: entry.name, reason: entry.reason, mtimeMs: entry.mtimeMs });
       continue;
     }
-    if (stopped || rows.length >= limit) continue;
+    if (stopped) continue;
+    // A repeat costs its row the few characters of its count, never a row of the limit.
+    const grown = foldInto(rows, entry.message, entry.name, consume);
+    if (grown !== undefined) {
+      chars += grown;
+      continue;
+    }
+    if (rows.length >= limit) continue;
     const row = rowOf(entry.name, entry.message);
     // The line break that sets a row apart from the one before it counts too.
     const cost = rows.length > 0 ? row.chars + 1 : row.chars;
@@ -112,8 +159,9 @@ export function planInboxRead(peek: InboxPeek, limit: number): InboxReadPlan {
       continue;
     }
     rows.push(row);
+    consume.push(row.name);
     chars += cost;
   }
-  const more = Math.max(0, peek.files - rows.length - unreadable.length);
-  return { rows, consume: rows.map((row) => row.name), more, unreadable };
+  const more = Math.max(0, peek.files - consume.length - unreadable.length);
+  return { rows, consume, more, unreadable };
 }

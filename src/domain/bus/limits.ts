@@ -22,6 +22,10 @@ export const handoffBodyCharsMax = 800;
 export const inboxReadCharsMax = 4_000;
 /** A wake or next-turn notice previews each message this far (a handoff: handoffBodyCharsMax). */
 export const noticePreviewCharsMax = 200;
+/** The same text of the same kind and paths from the same sender, sent again within this long of
+ * the first, is one row of a read (and one line of a notice) with a count: a loop or a retrying
+ * model shows once, and every file is consumed. */
+export const duplicateWindowMs = 60_000;
 /** One watch poll reads at most this many messages it has not announced. */
 export const watchPageMax = 50;
 

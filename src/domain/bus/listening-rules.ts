@@ -2,6 +2,7 @@
 import type { MailNotice, NoticeMessage } from "../../ports/bus/bus-host.js";
 import { clipCodePoints } from "../shared/text/code-points.js";
 import type { BusMessage } from "./bus-files.js";
+import { repeats } from "./inbox-read.js";
 import { handoffBodyCharsMax, noticePreviewCharsMax } from "./limits.js";
 
 /** What the session asked for at its last join: listen or not, and raise a turn or wait for one. */
@@ -72,6 +73,20 @@ function noticeMessage(message: BusMessage): NoticeMessage {
   };
 }
 
+/** One line per message, a repeat of an earlier one (see `repeats`) folded into its line's count. */
+function foldRepeats(messages: readonly BusMessage[]): NoticeMessage[] {
+  const lines: { first: BusMessage; line: NoticeMessage }[] = [];
+  for (const message of messages) {
+    const repeated = lines.find((l) => repeats(l.first, message));
+    if (repeated === undefined) lines.push({ first: message, line: noticeMessage(message) });
+    else {
+      repeated.line.repeats = (repeated.line.repeats ?? 1) + 1;
+      repeated.line.foldedIds = [...(repeated.line.foldedIds ?? []), message.id];
+    }
+  }
+  return lines.map((l) => l.line);
+}
+
 export function buildNotice(
   delivery: MailNotice["delivery"],
   seq: number,
@@ -80,7 +95,7 @@ export function buildNotice(
   return {
     delivery,
     seq,
-    messages: messages.map(noticeMessage),
+    messages: foldRepeats(messages),
     handoffs: messages.filter((message) => message.kind === "handoff").length,
   };
 }

@@ -2,7 +2,7 @@
 // prompt. It previews and consumes nothing; `session inbox` reads the mail. A handoff assigns work,
 // so a notice that carries one is headlined as that work.
 
-import { aboutPaths } from "../../domain/bus/inbox-read.js";
+import { aboutPaths, repeatMark } from "../../domain/bus/inbox-read.js";
 import {
   handoffBodyCharsMax,
   inboxReadCharsMax,
@@ -80,7 +80,7 @@ export function noticeContent(
   for (const m of notice.messages) {
     const about = aboutPaths(m);
     const body = indentBody(m.preview, noticeLineCharsMax);
-    const row = `${m.kind} from ${label(m.fromLabel)} (${label(short(m.from))})${about}\n${body}${m.clipped ? " …" : ""}`;
+    const row = `${m.kind} from ${label(m.fromLabel)} (${label(short(m.from))})${about}${repeatMark(m.repeats ?? 1)}\n${body}${m.clipped ? " …" : ""}`;
     // The same budget as an inbox read: a burst of long previews must not flood the context.
     if (rows.length > 0 && chars + row.length > inboxReadCharsMax) break;
     rows.push(row);
@@ -93,7 +93,7 @@ export function noticeContent(
     details: {
       delivery: notice.delivery,
       seq: notice.seq,
-      ids: notice.messages.map((m) => m.id),
+      ids: notice.messages.flatMap((m) => [m.id, ...(m.foldedIds ?? [])]),
       headline: title,
       preview: collapsedLine(notice),
     },

@@ -93,7 +93,8 @@ export const inboxIds = (read: InboxRead) => read.rows.map((row) => row.message.
 
 export function inboxText(read: InboxRead, short: ShortId = fullId): ActionText {
   // The header as the budget counted it, the sender's id shortened: never longer than counted.
-  const header = (row: InboxRead["rows"][number]) => inboxRowHeader({ ...row.message, from: short(row.message.from) });
+  const header = (row: InboxRead["rows"][number]) =>
+    inboxRowHeader({ ...row.message, from: short(row.message.from) }, row.repeats);
   const rows = read.rows.map(
     (row) => `${header(row)}\n${indentBody(row.body, pathCharsMax * 4)}${row.clipped ? " …" : ""}`,
   );

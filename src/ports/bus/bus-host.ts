@@ -11,6 +11,11 @@ export interface NoticeMessage {
   preview: string;
   clipped: boolean;
   paths: string[];
+  /** How many messages this line stands for: the same text sent again within the duplicate window
+   * is one line with a count (absent: 1). */
+  repeats?: number;
+  /** The ids of the repeats folded into this line: announced with it. */
+  foldedIds?: string[];
 }
 
 /** New mail, announced once: each message id is in at most one notice of an engine's life. */

@@ -1,5 +1,7 @@
 // Records, messages and judged sessions for the bus's rule tests.
+
 import type { BusMessage, SessionRecord } from "../../../src/domain/bus/bus-files.js";
+import { duplicateWindowMs } from "../../../src/domain/bus/limits.js";
 import type { JudgedSession, SessionState } from "../../../src/domain/bus/session-liveness.js";
 
 export function sessionRecord(id: string, fields: Partial<SessionRecord> = {}): SessionRecord {
@@ -24,6 +26,11 @@ export function judged(id: string, state: SessionState, fields: Partial<SessionR
     state,
     verdict: state === "gone" ? { kind: "gone" } : { kind: "running", liveness: "alive", stopped: false },
   };
+}
+
+/** The i-th of messages sent further apart than duplicateWindowMs: none repeats another. */
+export function apart(i: number): string {
+  return new Date(Date.parse("2024-05-01T10:00:00.000Z") + i * (duplicateWindowMs + 1_000)).toISOString();
 }
 
 export function busMessage(id: string, fields: Partial<BusMessage> = {}): BusMessage {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BusMessage } from "../../../src/domain/bus/bus-files.js";
 import { inboxLimit, inboxRowHeader, planInboxRead } from "../../../src/domain/bus/inbox-read.js";
 import {
+  duplicateWindowMs,
   handoffBodyCharsMax,
   inboxBodyCharsMax,
   inboxLimitDefault,
@@ -9,7 +10,7 @@ import {
   inboxReadCharsMax,
 } from "../../../src/domain/bus/limits.js";
 import type { InboxEntry, InboxPeek } from "../../../src/ports/bus/bus-store.js";
-import { busMessage } from "./fixtures.js";
+import { apart, busMessage } from "./fixtures.js";
 
 const entry = (message: BusMessage): InboxEntry => ({
   kind: "message",
@@ -25,8 +26,9 @@ const unreadable = (name: string): InboxEntry => ({
   arrivedMs: 5,
 });
 const peekOf = (entries: InboxEntry[], files = entries.length): InboxPeek => ({ entries, files });
+/** Distinct messages of one text: sent further apart than the duplicate window, so none folds. */
 const messages = (count: number, text = "hi") =>
-  Array.from({ length: count }, (_, i) => entry(busMessage(`m${i}`, { text })));
+  Array.from({ length: count }, (_, i) => entry(busMessage(`m${i}`, { text, sentAt: apart(i) })));
 
 describe("inboxLimit", () => {
   it("defaults to 20 and clamps to 1..50", () => {
@@ -75,8 +77,8 @@ describe("planInboxRead", () => {
   it("always shows at least one message, and stops before the row that would pass the budget", () => {
     const paths = Array.from({ length: 64 }, (_, i) => `src/${"p".repeat(300)}/${i}`);
     const lines = "x\n".repeat(200);
-    const big = (id: string) => entry(busMessage(id, { paths, text: lines }));
-    const plan = planInboxRead(peekOf([big("big1"), big("big2"), ...messages(2)]), 20);
+    const big = (id: string, i: number) => entry(busMessage(id, { paths, text: lines, sentAt: apart(i) }));
+    const plan = planInboxRead(peekOf([big("big1", 0), big("big2", 1), ...messages(2)]), 20);
     expect(plan.rows.map((r) => r.message.id)).toEqual(["big1"]);
     expect(plan.rows[0]!.chars + plan.rows[0]!.chars).toBeGreaterThan(inboxReadCharsMax);
   });
@@ -112,5 +114,44 @@ describe("planInboxRead", () => {
 
   it("shows nothing and consumes nothing from an empty inbox", () => {
     expect(planInboxRead(peekOf([]), 20)).toEqual({ rows: [], consume: [], more: 0, unreadable: [] });
+  });
+});
+
+describe("duplicates", () => {
+  const sent = (id: string, atMs: number, fields: Partial<BusMessage> = {}) =>
+    entry(
+      busMessage(id, {
+        text: "same",
+        sentAt: new Date(Date.parse("2024-05-01T10:00:00.000Z") + atMs).toISOString(),
+        ...fields,
+      }),
+    );
+
+  it("shows the same text from the same sender within the window once, with a count, and consumes every file", () => {
+    const plan = planInboxRead(peekOf([sent("a", 0), sent("b", 1_000), sent("c", duplicateWindowMs)]), 1);
+    expect(plan.rows.map((r) => [r.message.id, r.repeats, r.foldedIds])).toEqual([["a", 3, ["b", "c"]]]);
+    expect(plan.consume).toEqual(["f-a", "f-b", "f-c"]);
+    expect(plan.more).toBe(0);
+    expect(inboxRowHeader(plan.rows[0]!.message, plan.rows[0]!.repeats)).toMatch(/ · sent 3 times within 60 s$/);
+    expect(plan.rows[0]!.chars).toBe(
+      planInboxRead(peekOf([sent("a", 0)]), 1).rows[0]!.chars + " · sent 3 times within 60 s".length,
+    );
+  });
+
+  it("keeps apart what differs: another sender, kind, text or paths, a handoff, or a send past the window", () => {
+    const plan = planInboxRead(
+      peekOf([
+        sent("a", 0),
+        sent("b", 1, { from: "other-id" }),
+        sent("c", 2, { kind: "event" }),
+        sent("d", 3, { text: "other" }),
+        sent("e", 4, { paths: ["src"] }),
+        sent("f", duplicateWindowMs + 1),
+        sent("g", 5, { kind: "handoff" }),
+        sent("h", 6, { kind: "handoff" }),
+      ]),
+      20,
+    );
+    expect(plan.rows.map((r) => r.repeats)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
   });
 });

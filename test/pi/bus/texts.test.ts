@@ -6,7 +6,7 @@ import { inboxReadCharsMax } from "../../../src/domain/bus/limits.js";
 import { noticeContent } from "../../../src/pi/bus/notice.js";
 import { inboxText } from "../../../src/pi/bus/texts.js";
 import type { InboxEntry } from "../../../src/ports/bus/bus-store.js";
-import { busMessage } from "../../domain/bus/fixtures.js";
+import { apart, busMessage } from "../../domain/bus/fixtures.js";
 
 const unreadable = (count: number): InboxRead["unreadable"] =>
   Array.from({ length: count }, (_, i) => ({ name: `junk-${i}.json`, reason: "not-json" as const, mtimeMs: i }));
@@ -20,7 +20,7 @@ describe("inboxText", () => {
       kind: "message",
       name: `f-m${i}`,
       arrivedMs: i,
-      message: busMessage(`m${i}`, { text }),
+      message: busMessage(`m${i}`, { text, sentAt: apart(i) }),
     }));
     const plan = planInboxRead({ entries, files: entries.length }, 20);
     expect(plan.rows[0]?.chars).toBe(400);

@@ -106,6 +106,7 @@ export function readInbox(
     more: plan.more,
     unreadable: plan.unreadable,
     consumeFailed: consumeFailure(consumed, plan.consume),
-    ids: plan.rows.map((row) => row.message.id),
+    // A folded duplicate reached the model as its row's count: recorded as shown with it.
+    ids: plan.rows.flatMap((row) => [row.message.id, ...row.foldedIds]),
   });
 }

@@ -127,3 +127,22 @@ describe("one loop guard for both halves", () => {
     expect(alice.engine.turnHops()).toBe(0);
   });
 });
+
+describe("duplicates on the bus", () => {
+  it("announces the same text sent again within the window once, with a count, and one read shows and consumes all", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.join({ label: "alice", wake: true });
+    const bob = h.start("bob");
+    bob.engine.join({ label: "bob" });
+    for (let i = 0; i < 4; i++) bob.engine.send({ to: "alice", text: "are you there?" })._unsafeUnwrap();
+    h.advance(watchPollMs);
+    expect(alice.host.raised.flatMap((n) => n.messages.map((m) => [m.preview, m.repeats ?? 1]))).toEqual([
+      ["are you there?", 4],
+    ]);
+    const read = alice.engine.inbox(20)._unsafeUnwrap();
+    expect(read.rows.map((row) => row.repeats)).toEqual([4]);
+    expect(read.ids).toHaveLength(4);
+    expect(h.inboxFiles("alice")).toEqual([]);
+  });
+});
