@@ -15,6 +15,17 @@ const inboxHops = (h: ReturnType<typeof createBusHarness>, name: "alice" | "bob"
     .inboxFiles(name)
     .map((file) => JSON.parse(String(h.vol.readFileSync(`${busRoot}/inbox/${idOf[name]}/${file}`, "utf8"))).hops);
 
+/** alice and bob on one bus, each waking for mail or not, under `hopLimit` (the default: 5). */
+function alongside(aliceWakes: boolean, bobWakes: boolean, hopLimit?: number) {
+  const h = createBusHarness();
+  if (hopLimit !== undefined) h.setHopLimit(hopLimit);
+  const alice = h.start("alice");
+  alice.engine.join({ label: "alice", wake: aliceWakes });
+  const bob = h.start("bob");
+  bob.engine.join({ label: "bob", wake: bobWakes });
+  return { h, alice, bob };
+}
+
 /** One raised turn of `s`: its run starts, its model answers `to` once, the run settles. */
 function answer(s: BusSession, to: string): void {
   s.engine.runStarted();
@@ -24,11 +35,7 @@ function answer(s: BusSession, to: string): void {
 
 describe("the bus's loop guard", () => {
   it("writes the turn's hop count on every message: 0 in a person's turn, one more than the mail that raised the turn", () => {
-    const h = createBusHarness();
-    const alice = h.start("alice");
-    alice.engine.join({ label: "alice", wake: true });
-    const bob = h.start("bob");
-    bob.engine.join({ label: "bob", wake: true });
+    const { h, alice, bob } = alongside(true, true);
     alice.engine.send({ to: "bob", text: "typed by a person" })._unsafeUnwrap();
     expect(inboxHops(h, "bob")).toEqual([0]);
     h.advance(watchPollMs);
@@ -44,12 +51,7 @@ describe("the bus's loop guard", () => {
   });
 
   it("stops two sessions whose models answer every message at the hop limit, and tells both why", () => {
-    const h = createBusHarness();
-    h.setHopLimit(3);
-    const alice = h.start("alice");
-    alice.engine.join({ label: "alice", wake: true });
-    const bob = h.start("bob");
-    bob.engine.join({ label: "bob", wake: true });
+    const { h, alice, bob } = alongside(true, true, 3);
     alice.engine.send({ to: "bob", text: "start the ping-pong" })._unsafeUnwrap();
     // Each model answers every turn the bus raises for it.
     const answered = new Map<BusSession, number>([
@@ -79,12 +81,7 @@ describe("the bus's loop guard", () => {
   });
 
   it("wakes for the mail under the limit in a burst and holds only the rest", () => {
-    const h = createBusHarness();
-    h.setHopLimit(1);
-    const alice = h.start("alice");
-    alice.engine.join({ label: "alice", wake: true });
-    const bob = h.start("bob");
-    bob.engine.join({ label: "bob" });
+    const { h, alice, bob } = alongside(true, false, 1);
     bob.engine.send({ to: "alice", text: "from a person" })._unsafeUnwrap();
     bob.engine.send({ to: "alice", text: "from a chain" })._unsafeUnwrap();
     // The second as a turn raised by mail would have written it: one hop, at the limit.
@@ -97,12 +94,7 @@ describe("the bus's loop guard", () => {
   });
 
   it("reads a message without a hop count as a person's (0): files of older versions wake as before", () => {
-    const h = createBusHarness();
-    h.setHopLimit(1);
-    const alice = h.start("alice");
-    alice.engine.join({ label: "alice", wake: true });
-    const bob = h.start("bob");
-    bob.engine.join({ label: "bob" });
+    const { h, alice, bob } = alongside(true, false, 1);
     bob.engine.send({ to: "alice", text: "old file" })._unsafeUnwrap();
     const [file] = h.inboxFiles("alice");
     const path = `${busRoot}/inbox/${idOf.alice}/${file}`;
@@ -115,11 +107,7 @@ describe("the bus's loop guard", () => {
 
 describe("one loop guard for both halves", () => {
   it("sends with the mailbox's count when it is higher, and tells only its own", () => {
-    const h = createBusHarness();
-    const alice = h.start("alice");
-    alice.engine.join({ label: "alice" });
-    const bob = h.start("bob");
-    bob.engine.join({ label: "bob" });
+    const { h, alice } = alongside(false, false);
     // A turn the mailbox's mail started, 2 hops in: the bus's own count is 0.
     alice.host.peerTurnHops = () => 2;
     alice.engine.send({ to: "bob", text: "from a turn mail raised" })._unsafeUnwrap();
@@ -130,11 +118,7 @@ describe("one loop guard for both halves", () => {
 
 describe("duplicates on the bus", () => {
   it("announces the same text sent again within the window once, with a count, and one read shows and consumes all", () => {
-    const h = createBusHarness();
-    const alice = h.start("alice");
-    alice.engine.join({ label: "alice", wake: true });
-    const bob = h.start("bob");
-    bob.engine.join({ label: "bob" });
+    const { h, alice, bob } = alongside(true, false);
     for (let i = 0; i < 4; i++) bob.engine.send({ to: "alice", text: "are you there?" })._unsafeUnwrap();
     h.advance(watchPollMs);
     expect(alice.host.raised.flatMap((n) => n.messages.map((m) => [m.preview, m.repeats ?? 1]))).toEqual([
