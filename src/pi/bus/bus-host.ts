@@ -11,6 +11,14 @@ import { noticeContent, noticeIds, noticeType } from "./notice.js";
 import type { ShortIds } from "./short-ids.js";
 import { busOpenedText } from "./texts.js";
 
+/** The footer entry of unread bus mail, beside the mailbox's (`session-mail`). */
+const unreadStatusKey = "session-bus";
+
+/** `bus: 3 unread`, or nothing when none waits. */
+function unreadStatus(unread: { files: number; atLeast: boolean } | undefined): string | undefined {
+  return unread === undefined ? undefined : `bus: ${unread.files}${unread.atLeast ? "+" : ""} unread`;
+}
+
 function warningText(warning: BusWarning): string {
   switch (warning.kind) {
     case "displaced":
@@ -85,6 +93,14 @@ export function createBusHost(
     },
     // The mailbox's count for a turn its mail started: one loop guard for both halves.
     peerTurnHops: () => askTurnHops(pi.events),
+    unreadChanged(unread) {
+      if (!isLive()) return;
+      try {
+        piContext.ui.setStatus(unreadStatusKey, unreadStatus(unread));
+      } catch {
+        // The footer is a hint: not worth a crash of the session.
+      }
+    },
   };
 }
 

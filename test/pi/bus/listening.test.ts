@@ -75,6 +75,17 @@ describe("with fake timers", () => {
       expect(reported(await alice.prompt())?.details.ids).toEqual([next]);
     });
 
+    it("shows its person the count of unread bus mail in the footer, beside the mailbox's, until it is read", async () => {
+      const { alice, bob } = await pair({});
+      const footer = () => alice.context.statuses.filter((s) => s.key === "session-bus").at(-1)?.text;
+      await mail(bob, "one");
+      await mail(bob, "two");
+      vi.advanceTimersByTime(pollMs);
+      expect(footer()).toBe("bus: 2 unread");
+      await alice.tool({ action: "inbox" });
+      expect(footer()).toBeUndefined();
+    });
+
     it("a session that joined with listen: false, or never joined, is told nothing", async () => {
       const { alice, bob } = await pair({ listen: false });
       await mail(bob, "are you there?");

@@ -16,6 +16,7 @@ import { type SendReport, type SendRequest, send } from "./send.js";
 import { type ClaimedWriteReport, reportClaimedWrites } from "./shell-report.js";
 import { type StatusView, snapshot, status } from "./status.js";
 import { type SnapshotSteps, stepwiseSnapshot } from "./stepwise-snapshot.js";
+import { createUnreadCount } from "./unread.js";
 
 export type StartReason = "startup" | "reload" | "new" | "resume" | "fork";
 
@@ -72,13 +73,13 @@ export interface BusEngine {
 
 export function createBusEngine(deps: BusEngineDeps): BusEngine {
   const ctx = createContext(deps);
-  const listening = createListening(ctx);
+  const unread = createUnreadCount(ctx);
+  const listening = createListening(ctx, (id) => unread.refresh(id));
   let closed = false;
   const membership = createMembership(ctx, (member) => {
-    listening.configure(member === undefined ? undefined : membership.identity()?.id, {
-      armed: member?.armed ?? false,
-      wake: member?.wake ?? false,
-    });
+    const id = member === undefined ? undefined : membership.identity()?.id;
+    listening.configure(id, { armed: member?.armed ?? false, wake: member?.wake ?? false });
+    unread.refresh(id);
     lifecycle.membershipChanged(member !== undefined);
   });
   const lifecycle = createLifecycle(ctx, membership);
@@ -97,7 +98,12 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     snapshotSteps: () => open(() => stepwiseSnapshot(ctx, membership)),
     join: (request) => open(() => membership.join(request)),
     send: (request) => open(() => send(ctx, membership, request, listening.turnHops())),
-    inbox: (limit) => open(() => readInbox(ctx, membership, limit)),
+    inbox: (limit) =>
+      open(() => {
+        const read = readInbox(ctx, membership, limit);
+        unread.refresh(membership.identity()?.id);
+        return read;
+      }),
     claim: (paths) =>
       open(() => {
         lifecycle.freshen();

@@ -51,6 +51,8 @@ interface WatchState {
   held: Set<string>;
   watch: WatchHandle | undefined;
   ticker: TimerHandle | undefined;
+  /** Each poll of a listening session starts with this (the unread count). */
+  looked: (id: string | undefined) => void;
 }
 
 /** The front of the inbox not announced yet, at most a page, reading only files it has not seen;
@@ -102,9 +104,12 @@ function holdAtHopLimit(ctx: BusContext, state: WatchState, fresh: BusMessage[])
   return wake;
 }
 
-/** One look, for a session that wakes: raise a turn now, or once the run in progress settles. */
+/** One look: the person's unread count, then, for a session that wakes, a turn raised now or once
+ * the run in progress settles. */
 function poll(ctx: BusContext, state: WatchState): void {
-  if (!state.mode.armed || !state.mode.wake) return;
+  if (!state.mode.armed) return;
+  state.looked(state.id);
+  if (!state.mode.wake) return;
   const fresh = holdAtHopLimit(ctx, state, unannounced(ctx, state, true));
   if (fresh.length === 0) return;
   const hostBusy = ctx.host.isIdle !== undefined && !ctx.host.isIdle();
@@ -151,7 +156,7 @@ function arm(ctx: BusContext, state: WatchState, id: string): void {
   state.ticker = ctx.clock.setTimer(watchPollMs, tick);
 }
 
-export function createListening(ctx: BusContext): ListeningPart {
+export function createListening(ctx: BusContext, looked: (id: string | undefined) => void): ListeningPart {
   const off: Listening = { armed: false, wake: false };
   const state: WatchState = {
     id: undefined,
@@ -163,6 +168,7 @@ export function createListening(ctx: BusContext): ListeningPart {
     held: new Set(),
     watch: undefined,
     ticker: undefined,
+    looked,
   };
   return {
     configure(id, mode) {
