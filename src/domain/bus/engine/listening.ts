@@ -104,12 +104,15 @@ function holdAtHopLimit(ctx: BusContext, state: WatchState, fresh: BusMessage[])
   return wake;
 }
 
-/** One look: the person's unread count, then, for a session that wakes, a turn raised now or once
- * the run in progress settles. */
+/** One look: for a session that wakes, a turn raised now or once the run in progress settles;
+ * then the person's unread count (after the wake, which it must not delay). */
 function poll(ctx: BusContext, state: WatchState): void {
   if (!state.mode.armed) return;
+  if (state.mode.wake) wakeIfDue(ctx, state);
   state.looked(state.id);
-  if (!state.mode.wake) return;
+}
+
+function wakeIfDue(ctx: BusContext, state: WatchState): void {
   const fresh = holdAtHopLimit(ctx, state, unannounced(ctx, state, true));
   if (fresh.length === 0) return;
   const hostBusy = ctx.host.isIdle !== undefined && !ctx.host.isIdle();
