@@ -26,6 +26,8 @@ export const noticePreviewCharsMax = 200;
  * the first, is one row of a read (and one line of a notice) with a count: a loop or a retrying
  * model shows once, and every file is consumed. */
 export const duplicateWindowMs = 60_000;
+/** The first line of each unread message a leaving session names to its sender is cut here. */
+export const leftUnreadPreviewCharsMax = 80;
 /** One watch poll reads at most this many messages it has not announced. */
 export const watchPageMax = 50;
 

@@ -13,7 +13,7 @@ import { agentDirFromEnv } from "../../adapters/node/agent-dir.js";
 import type { BusEngine, JoinRequest, StartReason } from "../../domain/bus/engine/index.js";
 import { createNodeBus, resolveBusPlace } from "../../wiring/node-bus.js";
 import { createBusHost } from "./bus-host.js";
-import { releasedText } from "./farewell.js";
+import { leftUnreadText, releasedText } from "./farewell.js";
 import { labelChannel } from "./join-api.js";
 import { noticeType, readNoticeDetails } from "./notice.js";
 import type { BusAccess } from "./session-tool.js";
@@ -106,13 +106,17 @@ export function createBusRuntime(pi: ExtensionAPI): BusRuntime {
     if (current?.engine === undefined) return;
     const member = current.engine.membership();
     current.leaving = true;
-    let released: string[] = [];
+    let left: ReturnType<BusEngine["shutdown"]> = { released: [], leftUnread: undefined };
     try {
-      released = current.engine.shutdown(event.reason);
+      left = current.engine.shutdown(event.reason);
     } finally {
       current.leaving = false;
     }
-    if (released.length > 0) tellReleased(current.piContext, event.reason, releasedText(released));
+    const farewell = [
+      left.released.length > 0 ? releasedText(left.released) : undefined,
+      left.leftUnread === undefined ? undefined : leftUnreadText(left.leftUnread),
+    ].filter((line) => line !== undefined);
+    for (const line of farewell) tellReleased(current.piContext, event.reason, line);
     if (member !== undefined && event.reason !== "reload")
       pi.events.emit(labelChannel, { id: member.id, label: undefined });
   };
@@ -182,7 +186,8 @@ function announcedIn(piContext: ExtensionContext): string[] {
 function tellReleased(piContext: ExtensionContext, reason: string, text: string): void {
   try {
     if (piContext.mode === "rpc") piContext.ui.notify(text, "info");
-    else if (piContext.mode === "tui" && reason !== "quit") releasedUntold = text;
+    else if (piContext.mode === "tui" && reason !== "quit")
+      releasedUntold = releasedUntold === undefined ? text : `${releasedUntold}\n${text}`;
     else process.stderr.write(`${text}\n`);
   } catch {
     // A line about leaving is not worth a failed shutdown.

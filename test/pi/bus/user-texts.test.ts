@@ -180,6 +180,21 @@ describe("leaving the bus with claims says so", () => {
     expect(sandbox.claims()).toEqual([]);
   });
 
+  it("rpc: a /new with unread bus mail says how much and from whom, and tells the live sender", async () => {
+    const alice = await sandbox.started(ids.alice);
+    const bob = await sandbox.started(ids.bob);
+    await alice.tool({ action: "join", label: "lead" });
+    await bob.tool({ action: "join", label: "integrator" });
+    await bob.tool({ action: "send", to: "lead", text: "is the API done?" });
+    await alice.shutdown("new");
+    expect(alice.context.notices).toContainEqual({
+      text: "session-bus: this session left the bus with 1 unread message from integrator; told integrator. They stay in its inbox until the message TTL.",
+      level: "info",
+    });
+    const told = textOf(await bob.tool({ action: "inbox" }));
+    expect(told).toContain('lead left the bus with 1 of your messages unread: "is the API done?".');
+  });
+
   it("tui: /new tells it in the session that follows (the TUI clears its chat to show that one)", async () => {
     const alice = await sandbox.started(ids.alice, { mode: "tui" });
     await alice.tool({ action: "claim", paths: ["src/api"] });

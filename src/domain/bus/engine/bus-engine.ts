@@ -8,6 +8,7 @@ import { type BusEngineDeps, createContext } from "./context.js";
 import { checkEdit, type EditVerdict } from "./edit-check.js";
 import { type AcceptReport, accept } from "./handoff.js";
 import { type InboxPreview, type InboxRead, inboxIds, peekInbox, readInbox, settleShown } from "./inbox.js";
+import { type LeftUnread, tellLeftUnread } from "./left-unread.js";
 import { createLifecycle, type ShutdownReason } from "./lifecycle.js";
 import { createListening } from "./listening.js";
 import { type BusIdentity, createMembership, type JoinReport, type JoinRequest } from "./membership.js";
@@ -68,7 +69,7 @@ export interface BusEngine {
   /** Mail the session's transcript already announced (a reload's new engine remembers nothing). */
   markAnnounced(ids: readonly string[]): void;
   /** Leaves the bus (a reload keeps it); returns the claim keys it released. */
-  shutdown(reason: ShutdownReason): string[];
+  shutdown(reason: ShutdownReason): { released: string[]; leftUnread: LeftUnread | undefined };
 }
 
 export function createBusEngine(deps: BusEngineDeps): BusEngine {
@@ -139,14 +140,16 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     poll: () => listening.poll(),
     markAnnounced: (ids) => listening.markAnnounced(ids),
     shutdown(reason) {
-      if (closed) return [];
+      if (closed) return { released: [], leftUnread: undefined };
       // What this process showed and the session recorded goes; what it never recorded goes back.
       const identity = membership.identity();
       if (identity !== undefined && ctx.ready().isOk()) settleShown(ctx, identity.id);
+      // A reload keeps the membership and its inbox: nothing is left.
+      const leftUnread = reason === "reload" ? undefined : tellLeftUnread(ctx, membership, listening.turnHops());
       const released = lifecycle.shutdown(reason);
       listening.close();
       closed = true;
-      return released;
+      return { released, leftUnread };
     },
   };
 }
