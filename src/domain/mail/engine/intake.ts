@@ -1,21 +1,18 @@
 // Mail coming in: claimed from new/ (a scan, or the one entry a watcher hint names) or read again
-// from cur/ (what a crash left journaled, what failed to read), and each outcome sorted: delivered,
-// or kept in the backlog. A big inbox drains one slice per event-loop turn, so a flood never freezes
+// from cur/ (intake-reread.ts: what a crash left journaled, what failed to read), and each outcome
+// sorted: delivered, or kept in the backlog. A big inbox drains one slice per event-loop turn, so a flood never freezes
 // the host; an explicit scan (message:scan) claims everything before it returns, as its hook
 // promises. Owns the drain's queue and the names it moved out of new/.
 import type { ClaimOutcome } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
-import type { BoundedIdSet } from "../../shared/bounded-id-set.js";
 import { createBoundedIdSet } from "../../shared/bounded-id-set.js";
 import type { Address } from "../address.js";
 import { mayBeMailName } from "../envelope.js";
 import type { Sender } from "../framing.js";
 import { claimedNamesMax, claimSliceMax, hiddenNamesMax, pendingMailMax } from "../limits.js";
-import type { Backlog } from "./backlog.js";
 import type { MailContext } from "./context.js";
-import type { Delivery } from "./delivery.js";
-import type { Journal } from "./journal.js";
-import type { Ownership } from "./ownership.js";
+import { exclusively, type IntakeContext, type IntakeParts, type IntakeState, take } from "./intake-context.js";
+import { recoverClaimed, retryStranded } from "./intake-reread.js";
 
 export interface Intake {
   /** Claims what waits in new/: everything when `whole`, before this returns; else one slice now
@@ -35,35 +32,6 @@ export interface Intake {
   retryStranded(): void;
 }
 
-interface IntakeParts {
-  journal: Journal;
-  backlog: Backlog;
-  ownership: Ownership;
-  delivery: Delivery;
-  /** The owner check when it is due, run before a claim (the poll's). */
-  checkOwner(): void;
-}
-
-interface IntakeState {
-  /** Names the last listing of new/ found that are not claimed yet: a big inbox drains a slice per turn. */
-  queue: string[];
-  /** The last listing stopped at its bound: more waits than it named. */
-  listingTruncated: boolean;
-  /** A later slice of the drain is scheduled. */
-  drainScheduled: boolean;
-  scanning: boolean;
-  rescan: boolean;
-  /** The last claim stopped with mail still waiting: the window full, or the journal unwritten. */
-  blocked: boolean;
-  /** Names this session moved out of new/ whose watcher hint may still come (and claims nothing). */
-  claimedNames: BoundedIdSet;
-  /** Entries of new/ never read as mail that a notice named, at most hiddenNamesMax. */
-  hiddenNamed: number;
-}
-
-/** What the intake's functions reach: the ports and the parts its factory was given. */
-type IntakeContext = MailContext & IntakeParts;
-
 export function createIntake(mail: MailContext, parts: IntakeParts): Intake {
   const ctx: IntakeContext = { ...mail, ...parts };
   const s: IntakeState = {
@@ -76,16 +44,17 @@ export function createIntake(mail: MailContext, parts: IntakeParts): Intake {
     claimedNames: createBoundedIdSet(claimedNamesMax),
     hiddenNamed: 0,
   };
+  const scan = (whole: boolean) => scanInbox(ctx, s, whole);
   return {
-    scan: (whole = false) => scanInbox(ctx, s, whole),
+    scan: (whole = false) => scan(whole),
     scanNow() {
       // After start it may run the start-up claim early, never inside it.
       if (ctx.session.address() === undefined || ctx.session.starting()) return false;
-      recoverClaimed(ctx, s, true);
+      recoverClaimed(ctx, s, true, scan);
       return scanInbox(ctx, s, true);
     },
     hinted: (name) => claimHinted(ctx, s, name),
-    recover: (whole) => recoverClaimed(ctx, s, whole),
+    recover: (whole) => recoverClaimed(ctx, s, whole, scan),
     retryStranded: () => retryStranded(ctx, s),
   };
 }
@@ -176,15 +145,6 @@ function claimable(ctx: IntakeContext, s: IntakeState): Address | undefined {
 /** How much more may be claimed before the model reads what it was given (pendingMailMax binds). */
 function roomToClaim(ctx: IntakeContext): number {
   return Math.max(0, pendingMailMax - ctx.journal.unreadCount() - ctx.backlog.strandedCount());
-}
-
-function exclusively(s: IntakeState, claim: () => void): void {
-  s.scanning = true;
-  try {
-    claim();
-  } finally {
-    s.scanning = false;
-  }
 }
 
 /** The rest of a drain, on a later turn (one turn scheduled at a time). */
@@ -286,83 +246,4 @@ function took(
 ): void {
   if (outcome.kind !== "gone" && ctx.watch) s.claimedNames.add(name);
   take(ctx, outcome, senders, false);
-}
-
-/** The owner of this address's inbox, when it may read from cur/ now. */
-function reader(ctx: IntakeContext, s: IntakeState) {
-  const address = ctx.session.address();
-  if (address === undefined || ctx.session.closed() || ctx.ownership.guest() || s.scanning) return undefined;
-  return address;
-}
-
-/** An outcome of a claim or a read from cur/: a failed read stays in the backlog (journaled); the
- * rest is delivered. */
-function take(ctx: IntakeContext, outcome: ClaimOutcome, senders: Map<string, Sender>, recovering: boolean): void {
-  if (outcome.kind === "unread") {
-    // Remembered with how it was claimed: one a crash left may have been shown before it.
-    ctx.backlog.strand(outcome.name, { error: outcome.error, recovering });
-    ctx.notices.once(`unread:${outcome.name}`, { kind: "read-failed", path: outcome.path, error: outcome.error });
-    return;
-  }
-  ctx.backlog.unstrand(outcome.name);
-  ctx.delivery.accept(outcome, senders, recovering);
-}
-
-function retryStranded(ctx: IntakeContext, s: IntakeState): void {
-  const address = reader(ctx, s);
-  if (address === undefined || ctx.backlog.strandedCount() === 0) return;
-  exclusively(s, () => {
-    const before = ctx.journal.names();
-    const senders = new Map<string, Sender>();
-    for (const [name, { recovering }] of [...ctx.backlog.stranded()].slice(0, claimSliceMax)) {
-      const read = ctx.store.readCur(address, name);
-      if (read.isOk()) take(ctx, read.value, senders, recovering);
-    }
-    ctx.journal.rewriteIfChanged(before);
-  });
-}
-
-function recoverClaimed(ctx: IntakeContext, s: IntakeState, whole: boolean): void {
-  const address = reader(ctx, s);
-  if (address === undefined || ctx.backlog.ready()) return;
-  if (ctx.backlog.recovering() === undefined && !readJournal(ctx)) return;
-  const pending = ctx.backlog.recovering() ?? [];
-  if (pending.length === 0) {
-    scanInbox(ctx, s, whole);
-    return;
-  }
-  exclusively(s, () => {
-    const senders = new Map<string, Sender>();
-    do {
-      for (const name of pending.splice(0, claimSliceMax)) {
-        const read = ctx.store.readCur(address, name);
-        if (read.isOk()) take(ctx, read.value, senders, true);
-        else ctx.backlog.strand(name, { error: read.error, recovering: true });
-      }
-    } while (whole && pending.length > 0 && !ctx.session.closed());
-    ctx.journal.write();
-  });
-  if (pending.length > 0) {
-    ctx.clock.defer(() => recoverClaimed(ctx, s, false));
-    return;
-  }
-  // Recovered: what waits in new/ is claimed now.
-  scanInbox(ctx, s, whole);
-}
-
-/** Reads the journal a crash may have left; false when it cannot be read yet. */
-function readJournal(ctx: IntakeContext): boolean {
-  const journal = ctx.store.readClaimJournal(ctx.session.address()!);
-  if (journal.isErr()) {
-    // Claims wait: a journal written now would forget what the unread one names. The poll retries.
-    ctx.notices.once("journal-read", { kind: "journal-unreadable", error: journal.error });
-    return false;
-  }
-  // A link, FIFO or folder where the journal belongs was never a journal (a hostile process put
-  // it there): nothing to recover, nothing to say. Text that does not parse may have been one.
-  const damaged = journal.value.damaged;
-  if (damaged !== undefined && !["symlink", "not-a-file", "foreign-owner"].includes(damaged))
-    ctx.notices.once("journal-read", { kind: "journal-damaged", damage: damaged });
-  ctx.backlog.setRecovering(journal.value.names);
-  return true;
 }
