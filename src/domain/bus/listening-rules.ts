@@ -26,13 +26,15 @@ export function turnHopsAfter(current: number, messages: readonly BusMessage[]):
 }
 
 /** Mail that may wake this session, and mail that came `limit` hops or more into a chain of
- * sessions waking each other: that waits for a turn someone else starts. */
+ * sessions waking each other: that waits for a turn someone else starts (`heldHops`: the most any
+ * of it carries, 0 when none is held). */
 export function splitAtHopLimit(
   messages: readonly BusMessage[],
   limit: number,
-): { wake: BusMessage[]; held: BusMessage[] } {
+): { wake: BusMessage[]; held: BusMessage[]; heldHops: number } {
   const wake = messages.filter((message) => message.hops < limit);
-  return { wake, held: messages.filter((message) => message.hops >= limit) };
+  const held = messages.filter((message) => message.hops >= limit);
+  return { wake, held, heldHops: held.reduce((most, message) => Math.max(most, message.hops), 0) };
 }
 
 type MailAction =

@@ -9,6 +9,7 @@ import {
   labelCharsMax,
   noticePreviewCharsMax,
 } from "../../domain/bus/limits.js";
+import { firstLine } from "../../domain/shared/text/first-line.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { MailNotice } from "../../ports/bus/bus-host.js";
 import { indentBody } from "./texts.js";
@@ -56,10 +57,10 @@ export const noticeIds = (notice: MailNotice) => notice.messages.map((m) => m.fr
 function collapsedLine(notice: MailNotice): string | undefined {
   const first = notice.messages[0];
   if (first === undefined) return undefined;
-  const line = first.preview.split(/\r\n|\n|\r/).find((l) => l.trim() !== "") ?? "";
+  const line = firstLine(first.preview);
   const rest = notice.messages.length - 1;
   const more = rest > 0 ? ` (and ${rest} more)` : "";
-  return `${label(first.fromLabel)}: ${sanitizeField(line.trim(), noticePreviewCharsMax)}${more}`;
+  return `${label(first.fromLabel)}: ${sanitizeField(line, noticePreviewCharsMax)}${more}`;
 }
 
 /** Why mail at the hop limit did not wake the session: said to the model, so it does not answer

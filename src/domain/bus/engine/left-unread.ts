@@ -1,7 +1,9 @@
 // A session leaving the bus with mail it never read: the mail stays in its inbox until the message
 // TTL, but nobody would know it was not read. Each live sender gets an event naming what was left,
 // and the leaving session's person is told (by the host, from what this returns).
+
 import { clipCodePoints } from "../../shared/text/code-points.js";
+import { firstLine } from "../../shared/text/first-line.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusMessage } from "../bus-files.js";
 import { inboxLimitMax, leftUnreadPreviewCharsMax } from "../limits.js";
@@ -17,15 +19,14 @@ export interface LeftUnread {
   told: string[];
 }
 
-function firstLine(message: BusMessage): string {
-  const line = message.text.split(/\r\n|\n|\r/).find((l) => l.trim() !== "") ?? "";
-  const clipped = clipCodePoints(line.trim(), leftUnreadPreviewCharsMax);
+function quotedLine(message: BusMessage): string {
+  const clipped = clipCodePoints(firstLine(message.text), leftUnreadPreviewCharsMax);
   return `"${clipped.text}${clipped.clipped ? "…" : ""}"`;
 }
 
 function eventText(label: string, messages: readonly BusMessage[]): string {
   const count = messages.length === 1 ? "1 of your messages" : `${messages.length} of your messages`;
-  const named = messages.slice(0, 3).map(firstLine).join(", ");
+  const named = messages.slice(0, 3).map(quotedLine).join(", ");
   const more = messages.length > 3 ? ` and ${messages.length - 3} more` : "";
   return `${label} left the bus with ${count} unread: ${named}${more}. Send again to a session that is on the bus if it still matters.`;
 }

@@ -94,13 +94,15 @@ function announce(state: WatchState, delivery: MailNotice["delivery"], messages:
 /** Mail at the hop limit does not wake this session: it is held for the next prompt someone else
  * starts, and the person is told once per burst. Returns the mail that may wake it. */
 function holdAtHopLimit(ctx: BusContext, state: WatchState, fresh: BusMessage[]): BusMessage[] {
+  // The limit is a settings file read: only when there is mail to judge, never at an idle poll.
+  if (fresh.length === 0) return fresh;
   const limit = ctx.hopLimit();
-  const { wake, held } = splitAtHopLimit(fresh, limit);
+  const { wake, held, heldHops } = splitAtHopLimit(fresh, limit);
   if (held.length === 0) return wake;
   for (const message of held) state.held.add(message.id);
   forgetOldest(state.held, announcedIdsMax);
-  const hops = Math.max(...held.map((message) => message.hops));
-  ctx.host.warn({ kind: "hop-limit", fromLabels: [...new Set(held.map((m) => m.fromLabel))], hops, limit });
+  const fromLabels = [...new Set(held.map((m) => m.fromLabel))];
+  ctx.host.warn({ kind: "hop-limit", fromLabels, hops: heldHops, limit });
   return wake;
 }
 
@@ -204,9 +206,8 @@ export function createListening(ctx: BusContext, looked: (id: string | undefined
       if (fresh.length === 0) return undefined;
       const notice = announce(state, "next-turn", fresh);
       const limit = ctx.hopLimit();
-      const { held } = splitAtHopLimit(fresh, limit);
-      if (held.length === 0) return notice;
-      return { ...notice, atHopLimit: { hops: Math.max(...held.map((message) => message.hops)), limit } };
+      const { held, heldHops } = splitAtHopLimit(fresh, limit);
+      return held.length === 0 ? notice : { ...notice, atHopLimit: { hops: heldHops, limit } };
     },
     poll: () => poll(ctx, state),
     markAnnounced(ids) {

@@ -3,8 +3,10 @@
 // session off the bus changes files too, and the holder must hear of it): the event comes from this
 // session's id, under its label when it has one. A holder gone since the look is not written to: its
 // inbox has no reader any more.
+
 import { err, ok, type Result } from "neverthrow";
 import { clipCodePoints } from "../../shared/text/code-points.js";
+import { firstLine } from "../../shared/text/first-line.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimedWrite } from "../claimed-writes.js";
@@ -61,11 +63,10 @@ function eventText(label: string, writes: readonly ClaimedWrite[], command: stri
     .slice(0, shellWritesNamedMax)
     .map((w) => `${clipCodePoints(w.path, pathShownCharsMax).text} (${w.change})`);
   const rest = writes.length - named.length;
-  return `${label}'s shell command changed files under your claims: ${named.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}. The command: ${firstLine(command)}`;
+  return `${label}'s shell command changed files under your claims: ${named.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}. The command: ${commandLine(command)}`;
 }
 
-/** The command's first line that says something (a script may open with a blank one), clipped. */
-function firstLine(command: string): string {
-  const line = command.split(/\r\n|\n|\r/).find((l) => l.trim() !== "") ?? "";
-  return clipCodePoints(line.trim(), shellCommandShownCharsMax).text;
+/** The command's first line that says something, clipped. */
+function commandLine(command: string): string {
+  return clipCodePoints(firstLine(command), shellCommandShownCharsMax).text;
 }

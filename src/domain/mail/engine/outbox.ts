@@ -122,9 +122,11 @@ function sendMessage(ctx: OutboxContext, to: string, body: string): Result<Sent,
     .andThen(() => resolveRecipient(ctx, to))
     .andThen((resolved) => checkBody(body).map(() => resolved))
     .andThen(({ address, running }) => {
-      const refusal = checkHopLimit(ctx.run.hops(), hopLimit(ctx));
+      // Read once: the count asks the bus too (over Pi's event bus).
+      const hops = ctx.run.hops();
+      const refusal = checkHopLimit(hops, hopLimit(ctx));
       if (refusal !== undefined) return err(refusal);
-      return writeMail(ctx, ctx, { to: address, kind: "message", hops: ctx.run.hops().count, body }, running);
+      return writeMail(ctx, ctx, { to: address, kind: "message", hops: hops.count, body }, running);
     });
 }
 
@@ -138,12 +140,17 @@ function writeAsk(ctx: OutboxContext, to: string, body: string): Result<Sent, Se
     .andThen(({ address }) => checkBody(body).map(() => address))
     .andThen((address) => {
       const target = ctx.presence.find(address);
-      if (target === undefined) return err<Address, SendError>({ kind: "not-running", to: address });
-      if (target.stopped) return err<Address, SendError>({ kind: "target-stopped", to: address });
-      const refusal = checkHopLimit(ctx.run.hops(), hopLimit(ctx));
-      return refusal === undefined ? ok(address) : err<Address, SendError>(refusal);
+      type Target = { address: Address; hops: number };
+      if (target === undefined) return err<Target, SendError>({ kind: "not-running", to: address });
+      if (target.stopped) return err<Target, SendError>({ kind: "target-stopped", to: address });
+      // Read once, checked and written: the count asks the bus too (over Pi's event bus).
+      const hops = ctx.run.hops();
+      const refusal = checkHopLimit(hops, hopLimit(ctx));
+      return refusal === undefined
+        ? ok<Target, SendError>({ address, hops: hops.count })
+        : err<Target, SendError>(refusal);
     })
-    .andThen((address) => {
+    .andThen(({ address, hops }) => {
       // This record names the target before the chain of waits is read: of sessions closing a
       // cycle at once, each writes before it reads, so the last to write finds every other edge
       // written and is refused (checked first and written after, all could get through).
@@ -155,7 +162,7 @@ function writeAsk(ctx: OutboxContext, to: string, body: string): Result<Sent, Se
         ctx.presence.write();
         return err<Sent, SendError>({ kind: "deadlock", to: address, ...(via.length > 0 ? { via } : {}) });
       }
-      const sent = writeMail(ctx, ctx, { to: address, kind: "ask", hops: ctx.run.hops().count, body }, true);
+      const sent = writeMail(ctx, ctx, { to: address, kind: "ask", hops, body }, true);
       ctx.waits.announce(undefined);
       if (sent.isErr()) ctx.presence.write();
       return sent;
