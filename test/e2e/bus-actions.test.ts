@@ -132,7 +132,7 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
 
   it("a label a live session holds is refused naming the holder's id, and a malformed one is refused; nothing changes", async () => {
     expect(await sessionRefused(c, { action: "join", label: "alpha" })).toBe(
-      `The label alpha is held by the live session ${ant.id}; nothing was changed.`,
+      `The label alpha is taken by the running session alpha (id ${ant.id.slice(0, 8)}…); nothing was changed. Join under another label, or without one for a derived label.`,
     );
     expect(await sessionRefused(c, { action: "join", label: "Bad Label" })).toBe(
       '"Bad Label" is not a label: use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters.',

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { MailboxEngine } from "../../src/domain/mail/engine/index.js";
-import { describeSessions } from "../../src/pi/mail/texts.js";
+import { describeSessions } from "../../src/pi/mail/roster-texts.js";
 import { createNodeMailbox } from "../../src/wiring/node-mailbox.js";
 import { bundleWorkers, type WorkerBundle } from "./harness/bundle-workers.js";
 import { killAllWorkers, spawnWorker, type Worker, waitUntil } from "./harness/children.js";

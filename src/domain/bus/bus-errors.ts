@@ -49,6 +49,12 @@ export type BusError =
   | PathError;
 
 const label = (text: string) => sanitizeField(text, labelCharsMax);
+
+/** A running session by its name and the start of its id, which tells sessions of one name apart. */
+function holderWords(id: string, name: string | undefined): string {
+  const prefix = label(id.slice(0, 8));
+  return name === undefined ? `the running session ${prefix}` : `the running session ${label(name)} (id ${prefix}…)`;
+}
 const path = (text: string) => sanitizeField(text, pathCharsMax);
 
 /** The bus folder's store failures in words: the shared sentences, naming the bus folder and the
@@ -131,7 +137,7 @@ export function describeBusError(error: BusError): string {
     case "invalid-label":
       return `"${label(error.label)}" is not a label: use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most ${labelCharsMax} characters.`;
     case "label-taken":
-      return `The label ${label(error.label)} is held by the live session ${label(error.holder)}; nothing was changed.`;
+      return `The label ${label(error.label)} is taken by ${holderWords(error.holder, error.holderName)}; nothing was changed. Join under another label, or without one for a derived label.`;
     case "empty-text":
       return "The message is empty: nothing was sent.";
     case "text-too-long":
@@ -146,6 +152,14 @@ export function describeBusError(error: BusError): string {
       return `no active session: ${label(error.label)} (${label(error.id)}) is gone, so nothing was sent.`;
     case "no-peers":
       return "No other active session to send to.";
+    case "ambiguous-recipient": {
+      const each = error.candidates.map((c) =>
+        c.name === undefined || c.name === c.label
+          ? holderWords(c.id, c.label)
+          : `${holderWords(c.id, c.label)}, named ${label(c.name)}`,
+      );
+      return `"${label(error.to)}" names ${error.candidates.length} active sessions: ${each.join("; ")}. Nothing was sent; send to a label, which is unique.`;
+    }
     case "empty-path":
       return "An empty path names nothing.";
     case "path-too-long":

@@ -31,6 +31,11 @@ export interface SessionRecord {
   joinedAt: string;
   /** false: this session's edits take no claims of their own (absent: they do). */
   observe?: boolean;
+  /** Pi's session name when it has one: peers reach the session by it too, and a label may not be
+   * another running session's name. */
+  name?: string;
+  /** true: the label was asked for, and stays when Pi's name changes (absent: it follows the name). */
+  named?: boolean;
 }
 
 /** `inbox/<recipient id>/<name>`: one message. Its mtime is the arrival order and the TTL clock. */

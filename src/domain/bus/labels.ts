@@ -9,13 +9,15 @@ export const fallbackLabel = "session";
 
 export type LabelError =
   | { kind: "invalid-label"; label: string }
-  /** A live session holds it; `holder` is that session's id (the label is the one asked for). */
-  | { kind: "label-taken"; label: string; holder: string };
+  /** A live session holds it as its label or its name; `holder` is that session's id and
+   * `holderName` what it holds (the label is the one asked for). */
+  | { kind: "label-taken"; label: string; holder: string; holderName?: string };
 
-/** A live session's label, as the uniqueness rule sees it. */
-interface LabelHolder {
+/** A live session's label or Pi name, as the uniqueness rule sees it (`name`: held as a name). */
+export interface LabelHolder {
   id: string;
   label: string;
+  name?: string;
 }
 
 export function isLabel(text: string): boolean {
@@ -90,7 +92,8 @@ export function chooseLabel(request: LabelRequest, live: readonly LabelHolder[])
   if (request.explicit !== undefined) {
     if (!isLabel(request.explicit)) return err({ kind: "invalid-label", label: request.explicit });
     const holder = findHolder(request.explicit, request.selfId, live);
-    if (holder !== undefined) return err({ kind: "label-taken", label: request.explicit, holder: holder.id });
+    if (holder !== undefined)
+      return err({ kind: "label-taken", label: request.explicit, holder: holder.id, holderName: holder.label });
     return ok(request.explicit);
   }
   if (request.current !== undefined) return ok(request.current);

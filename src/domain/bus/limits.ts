@@ -77,6 +77,8 @@ export const heartbeatLateMs = 6 * heartbeatMs;
 // Store bounds.
 /** Ids that become file names (session ids, join tokens, message ids): at most this many characters. */
 export const busIdCharsMax = 128;
+/** Pi's session name as a record carries it (longer names are cut). */
+export const sessionNameCharsMax = 256;
 /** A free-text field of a stored record (label, start token, namespace) read back: generous, so a
  * newer build's longer label still reads; what this build writes is bounded tighter. */
 export const storedFieldCharsMax = 1_024;

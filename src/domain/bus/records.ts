@@ -8,7 +8,7 @@ import { labelCharsMax, pathCharsMax, storedFieldCharsMax } from "./limits.js";
 
 const flag: Shape = (value, path) => (typeof value === "boolean" ? undefined : `${path} must be a boolean`);
 const absolutePath = text({ minLength: 1, maxLength: pathCharsMax, pattern: /^\// });
-const optionalFields = ["started", "bootId", "pidNamespace", "observe"];
+const optionalFields = ["started", "bootId", "pidNamespace", "observe", "name", "named"];
 /** On disk a record may also lack its pid: judged by its heartbeat, never called dead for it. */
 const storedOptionalFields = ["pid", ...optionalFields];
 
@@ -28,6 +28,8 @@ const writtenShape = record(
     wake: flag,
     joinedAt: text({ minLength: 1, maxLength: storedFieldCharsMax }),
     observe: flag,
+    name: text({ minLength: 1, maxLength: storedFieldCharsMax }),
+    named: flag,
   },
   optionalFields,
 );
@@ -48,6 +50,8 @@ const storedShape = record(
     wake: flag,
     joinedAt: text({ maxLength: storedFieldCharsMax }),
     observe: either(flag, isNull),
+    name: either(text({ maxLength: storedFieldCharsMax }), isNull),
+    named: either(flag, isNull),
   },
   storedOptionalFields,
 );
@@ -58,8 +62,10 @@ type RecordDecodeError =
   | { kind: "wrong-shape"; reason: string }
   | { kind: "name-mismatch"; id: string; fileId: string };
 
-type Stored = Omit<SessionRecord, "pid" | "started" | "bootId" | "pidNamespace" | "observe"> & {
+type Stored = Omit<SessionRecord, "pid" | "started" | "bootId" | "pidNamespace" | "observe" | "name" | "named"> & {
   observe?: boolean | null;
+  name?: string | null;
+  named?: boolean | null;
   pid?: number | null;
   started?: string | null;
   bootId?: string | null;
@@ -88,6 +94,8 @@ export function decodeSessionRecord(json: string, fileId: string): Result<Sessio
   if (typeof stored.bootId === "string" && stored.bootId !== "") decoded.bootId = stored.bootId;
   if (typeof stored.pidNamespace === "string" && stored.pidNamespace !== "") decoded.pidNamespace = stored.pidNamespace;
   if (stored.observe === false) decoded.observe = false;
+  if (typeof stored.name === "string" && stored.name !== "") decoded.name = stored.name;
+  if (stored.named === true) decoded.named = true;
   return ok(decoded);
 }
 

@@ -29,6 +29,8 @@ export function checkText(text: string): Result<string, TextError> {
 export interface Addressee {
   id: string;
   label: string;
+  /** Pi's session name, when its record carries one. */
+  name?: string | undefined;
   state: SessionState;
 }
 
@@ -44,10 +46,13 @@ export type RecipientError =
   /** Its process is gone (or its heartbeat aged out): mail to it is refused, not queued. */
   | { kind: "recipient-gone"; to: string; id: string; label: string }
   /** A broadcast with no other active session. */
-  | { kind: "no-peers" };
+  | { kind: "no-peers" }
+  /** `to` is the label of one active session and the Pi name of another, or the name of several. */
+  | { kind: "ambiguous-recipient"; to: string; candidates: { id: string; label: string; name?: string }[] };
 
-/** `to` is a full session id, a label (case-insensitive), or `*` with kind `event`; an active
- * session matching beats a gone one that once held the same label. */
+/** `to` is a full session id, a label (case-insensitive), Pi's name of a session (exact, as mail
+ * reads a name), or `*` with kind `event`; an active session matching beats a gone one that once
+ * held the same label, and several active ones matching are refused naming each. */
 export function resolveRecipients(
   to: string,
   kind: BusKind,
@@ -63,8 +68,14 @@ export function resolveRecipients(
   }
   if (wanted === self.id || sameLabel(wanted, self.label)) return err({ kind: "self-send" });
   const matches = sessions.filter((s) => s.id === wanted || sameLabel(s.label, wanted));
-  const active = matches.find((s) => s.state === "active");
-  if (active !== undefined) return active.id === self.id ? err({ kind: "self-send" }) : ok([pick(active)]);
+  const named = sessions.filter((s) => s.name === wanted && !matches.includes(s));
+  const active = [...matches, ...named].filter((s) => s.state === "active");
+  if (active.length > 1) {
+    const candidates = active.map((s) => ({ id: s.id, label: s.label, ...(s.name ? { name: s.name } : {}) }));
+    return err({ kind: "ambiguous-recipient", to: wanted, candidates });
+  }
+  const [only] = active;
+  if (only !== undefined) return only.id === self.id ? err({ kind: "self-send" }) : ok([pick(only)]);
   const gone = matches[0];
   if (gone !== undefined) return err({ kind: "recipient-gone", to: wanted, id: gone.id, label: gone.label });
   return err({ kind: "no-recipient", to: wanted });

@@ -7,6 +7,13 @@ import { idPrefixCharsMin, labelFieldCharsMax } from "./limits.js";
 export interface Addressee {
   address: Address;
   name: string | undefined;
+  /** Its bus label, when it is on the bus of its process: reached like a name, in any case. */
+  label?: string | undefined;
+}
+
+/** Bus labels compare without regard to case, as the bus compares them. */
+export function sameLabel(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }
 
 /** A session an ambiguous recipient matched, with the shortest prefix that reaches it alone. */
@@ -36,9 +43,9 @@ export function resolveAddress(
     return refuseSelf(wanted as Address);
   }
   if (wanted === self) return err({ kind: "self", address: self });
-  // 2. Exact session name, then an id prefix of at least 8 characters: a name is the stronger claim.
-  // A session that takes a name another session's id starts with is warned when it does.
-  const byName = running.filter((r) => r.name === wanted);
+  // 2. Exact session name or bus label, then an id prefix of at least 8 characters: a name is the
+  // stronger claim. A session that takes a name another session's id starts with is warned when it does.
+  const byName = running.filter((r) => r.name === wanted || (r.label !== undefined && sameLabel(r.label, wanted)));
   const matches =
     byName.length > 0 || wanted.length < idPrefixCharsMin
       ? byName

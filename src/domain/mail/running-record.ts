@@ -4,12 +4,14 @@ import { judgeProcess, type LivenessVerdict } from "../shared/liveness.js";
 import { either, integer, isNull, oneOf, record, text } from "../shared/shape.js";
 import { msFromIso } from "../shared/text/iso-time.js";
 import { type Address, isAddress } from "./address.js";
-import { recordFreshMs } from "./limits.js";
+import { labelFieldCharsMax, recordFreshMs } from "./limits.js";
 
 /** `running/<address>.json`: who runs, where, and whether it works or waits. */
 export interface RunningRecord {
   address: string;
   name?: string;
+  /** Extra field: its bus label, which mail reaches it by too. */
+  label?: string;
   cwd: string;
   pid: number;
   started?: string;
@@ -25,6 +27,7 @@ const recordShape = record(
   {
     address: text({ minLength: 1 }),
     name: text(),
+    label: text({ minLength: 1, maxLength: labelFieldCharsMax }),
     cwd: text(),
     pid: integer(1),
     started: text(),
@@ -34,13 +37,14 @@ const recordShape = record(
     waitingOn: text(),
     updated: text(),
   },
-  ["name", "started", "bootId", "pidNamespace"],
+  ["name", "label", "started", "bootId", "pidNamespace"],
 );
 
 // Read tolerantly: another implementation may omit state/waitingOn/updated or add fields.
 interface StoredRecord {
   address: string;
   name?: string | null;
+  label?: string | null;
   cwd?: string;
   pid: number;
   started?: string | null;
@@ -55,6 +59,7 @@ const storedShape = record(
   {
     address: text({ minLength: 1 }),
     name: either(text(), isNull),
+    label: either(text(), isNull),
     cwd: text(),
     pid: integer(1),
     started: either(text(), isNull),
@@ -64,7 +69,7 @@ const storedShape = record(
     waitingOn: either(text(), isNull),
     updated: text(),
   },
-  ["name", "cwd", "started", "bootId", "pidNamespace", "state", "waitingOn", "updated"],
+  ["name", "label", "cwd", "started", "bootId", "pidNamespace", "state", "waitingOn", "updated"],
 );
 
 type RecordError = { kind: "bad-record"; reason: string };
@@ -91,6 +96,7 @@ export function decodeRunningRecord(text: string, fileAddress: Address): Result<
     updated: stored.updated ?? "",
   };
   if (typeof stored.name === "string" && stored.name !== "") decoded.name = stored.name;
+  if (typeof stored.label === "string" && stored.label !== "") decoded.label = stored.label;
   if (typeof stored.started === "string" && stored.started !== "") decoded.started = stored.started;
   if (typeof stored.bootId === "string" && stored.bootId !== "") decoded.bootId = stored.bootId;
   if (typeof stored.pidNamespace === "string" && stored.pidNamespace !== "") decoded.pidNamespace = stored.pidNamespace;

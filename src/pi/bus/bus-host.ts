@@ -8,6 +8,7 @@ import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { BusHost, BusWarning } from "../../ports/bus/bus-host.js";
 import { askTurnHops } from "../shared/turn-hops.js";
 import { noticeContent, noticeIds, noticeType } from "./notice.js";
+import { mailFacts } from "./roster.js";
 import type { ShortIds } from "./short-ids.js";
 import { busOpenedText } from "./texts.js";
 
@@ -93,6 +94,9 @@ export function createBusHost(
     },
     // The mailbox's count for a turn its mail started: one loop guard for both halves.
     peerTurnHops: () => askTurnHops(pi.events),
+    // The mailbox's running sessions' names: a label may not be one, or mail to it turns ambiguous.
+    mailNames: () =>
+      [...mailFacts(pi).values()].flatMap((f) => (f.self || f.name === undefined ? [] : [{ id: f.id, name: f.name }])),
     unreadChanged(unread) {
       if (!isLive()) return;
       try {

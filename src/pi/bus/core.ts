@@ -11,6 +11,7 @@ import type {
   RegisteredCommand,
   ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
+import { busRosterChannel } from "../shared/roster.js";
 import { sessionBusCore } from "./extension.js";
 import { joinChannel, sessionsCommand, sessionToolMeta } from "./registrations.js";
 
@@ -25,6 +26,8 @@ export interface BusCore {
   command(args: string, piContext: ExtensionCommandContext): Promise<void>;
   renderNotice: MessageRenderer;
   join(data: unknown): void;
+  /** Answers the mailbox's question for the bus's half of the roster. */
+  roster(data: unknown): void;
   /** The handlers it gave Pi for `event`, in order: index.ts runs them for the event that loaded it,
    * which Pi had begun before they existed. */
   handlers(event: string): Handler[];
@@ -35,12 +38,14 @@ export function attachBusCore(pi: ExtensionAPI): BusCore {
   let command: Omit<RegisteredCommand, "name" | "sourceInfo"> | undefined;
   let renderNotice: MessageRenderer | undefined;
   let join: ((data: unknown) => void) | undefined;
+  let roster: ((data: unknown) => void) | undefined;
   const handlers = new Map<string, Handler[]>();
   const events = {
     emit: (channel: string, data: unknown) => pi.events.emit(channel, data),
     on(channel: string, handler: (data: unknown) => void) {
-      if (channel !== joinChannel) return pi.events.on(channel, handler);
-      join = handler;
+      if (channel === joinChannel) join = handler;
+      else if (channel === busRosterChannel) roster = handler;
+      else return pi.events.on(channel, handler);
       return () => {};
     },
   };
@@ -74,10 +79,16 @@ export function attachBusCore(pi: ExtensionAPI): BusCore {
     },
   });
   sessionBusCore(view);
-  if (tool === undefined || command === undefined || renderNotice === undefined || join === undefined) {
+  if (
+    tool === undefined ||
+    command === undefined ||
+    renderNotice === undefined ||
+    join === undefined ||
+    roster === undefined
+  ) {
     throw new Error("session-bus: its core registered less than its entry forwards to");
   }
-  const registered = { tool, command, renderNotice, join };
+  const registered = { tool, command, renderNotice, join, roster };
   return {
     tool: {
       execute: (...args) => registered.tool.execute(...args),
@@ -87,6 +98,7 @@ export function attachBusCore(pi: ExtensionAPI): BusCore {
     command: (args, piContext) => Promise.resolve(registered.command.handler(args, piContext)),
     renderNotice: registered.renderNotice,
     join: registered.join,
+    roster: registered.roster,
     handlers: (event) => handlers.get(event) ?? [],
   };
 }

@@ -8,6 +8,7 @@ import { registerGitGuard } from "./git-guard.js";
 import { provideJoin } from "./join-api.js";
 import { noticeContent, noticeIds, noticeType } from "./notice.js";
 import { renderNotice } from "./notice-view.js";
+import { answerBusRoster } from "./roster.js";
 import { registerSessionTool } from "./session-tool.js";
 import { registerSessionsCommand } from "./sessions-command.js";
 import { registerShellWatch } from "./shell-watch.js";
@@ -48,4 +49,5 @@ export function sessionBusCore(pi: ExtensionAPI): void {
   registerShellWatch(pi, access);
   registerSessionsCommand(pi, access);
   provideJoin(pi, access);
+  answerBusRoster(pi, access.engine);
 }

@@ -8,6 +8,7 @@
 // /resume), where it may owe a word about the claims the last one released.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { isDisabled } from "../shared/disabled.js";
+import { busRosterChannel } from "../shared/roster.js";
 import type { BusCore } from "./core.js";
 import { loadCore } from "./load-core.js";
 import { joinChannel, noticeType, sessionsCommand, sessionToolMeta } from "./registrations.js";
@@ -47,6 +48,8 @@ export default function sessionBus(pi: ExtensionAPI): void {
   });
   pi.registerMessageRenderer(noticeType, (...call) => attach().renderNotice(...call));
   pi.events.on(joinChannel, (data) => attach().join(data));
+  // The mailbox lists sessions with their bus facts: a listing is a use of the bus.
+  pi.events.on(busRosterChannel, (data) => attach().roster(data));
 
   pi.on("session_start", (event, piContext) => {
     started = { event, piContext };

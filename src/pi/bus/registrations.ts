@@ -80,4 +80,4 @@ export const noticeType = "session-bus";
 
 /** The join API's request channel, and the channel that announces every label. */
 export const joinChannel = "session-bus:join";
-export const labelChannel = "session-label";
+export { sessionLabelChannel as labelChannel } from "../shared/roster.js";

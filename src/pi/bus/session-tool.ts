@@ -9,6 +9,7 @@ import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { lineComponent } from "../shared/line-component.js";
 import { renderToolResult, type ViewTheme } from "../shared/tool-view.js";
 import { type SessionParams, sessionToolMeta } from "./registrations.js";
+import { mailFacts } from "./roster.js";
 import type { ShortIds } from "./short-ids.js";
 import { statusText, viewIds } from "./status-text.js";
 import {
@@ -37,7 +38,7 @@ export interface BusAccess {
   guardFailed(key: string, text: string): void;
 }
 
-function run(access: BusAccess, params: SessionParams): { outcome: ActionText; data: unknown } {
+function run(pi: ExtensionAPI, access: BusAccess, params: SessionParams): { outcome: ActionText; data: unknown } {
   const engine = access.engine();
   if (engine === undefined) throw new Error("The bus is not running in this session.");
   const done = <T>(result: Result<T, BusError>, text: (value: T) => ActionText) => {
@@ -50,7 +51,7 @@ function run(access: BusAccess, params: SessionParams): { outcome: ActionText; d
     case "status":
       return done(engine.status(), (view) => {
         shortIds.listed(viewIds(view));
-        return statusText(view);
+        return statusText(view, undefined, mailFacts(pi));
       });
     case "send":
       return done(engine.send({ to: params.to, text: params.text, kind: params.kind, paths: params.paths }), (r) =>
@@ -94,7 +95,7 @@ export function registerSessionTool(pi: ExtensionAPI, access: BusAccess): void {
       // Pi validated the arguments against the schema above.
       const params = raw as unknown as SessionParams;
       try {
-        const { outcome, data } = run(access, params);
+        const { outcome, data } = run(pi, access, params);
         // An inbox result names the messages it shows: the session's record of what reached the
         // model, which the bus reads back before it deletes them (or puts back what never did).
         const ids = params.action === "inbox" ? { ids: (data as { ids?: string[] }).ids ?? [] } : {};

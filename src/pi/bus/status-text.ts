@@ -3,10 +3,16 @@
 // that order, while the budget lasts. What did not fit is counted in one closing line that says
 // where to see it, so a bus of thousands of claims costs a few thousand characters, not 400 KB.
 import type { SessionRow, StatusView } from "../../domain/bus/engine/index.js";
+import { sameLabel } from "../../domain/bus/labels.js";
 import { idShownCharsMin, labelCharsMax, pathCharsMax, statusTextCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { uniquePrefixes } from "../../domain/shared/unique-prefix.js";
+import type { MailFact } from "../shared/roster.js";
 import { type ActionText, listeningWords, type ShortId } from "./texts.js";
+
+type MailFacts = ReadonlyMap<string, MailFact>;
+/** Sessions off the bus named in the status line about them; the rest are counted. */
+const mailOnlyShownMax = 8;
 
 const label = (text: string) => sanitizeField(text, labelCharsMax);
 const path = (text: string) => sanitizeField(text, pathCharsMax);
@@ -23,14 +29,43 @@ function selfLine(view: StatusView, short: ShortId): string {
   return `This session: ${label(self.label)} (${short(self.id ?? "")}), listening: ${listeningWords(self.listening)}.`;
 }
 
+/** A session's label, with Pi's name before it when the two differ: `Code Reviewer (bus: code-reviewer)`. */
+function nameAndLabel(row: { label: string; name?: string | undefined }): string {
+  const { name } = row;
+  return name === undefined || sameLabel(name, row.label)
+    ? label(row.label)
+    : `${label(name)} (bus: ${label(row.label)})`;
+}
+
+/** What the mailbox says of a session: busy or idle, and whom it waits on. */
+function mailWords(fact: MailFact | undefined): string {
+  if (fact === undefined) return "";
+  const state = fact.stopped ? `stopped (was ${fact.state})` : fact.state;
+  return ` · ${state}${fact.waitingOn === undefined ? "" : `, waiting on ${label(fact.waitingOn)}`}`;
+}
+
 /** A row up to its claims: what the row costs before any path is named. */
-function rowHead(s: SessionRow, short: ShortId): string {
-  const who = `${label(s.label)}${s.self ? " (this session)" : ` (${short(s.id)})`}`;
+function rowHead(s: SessionRow, short: ShortId, mail: MailFacts): string {
+  const who = `${nameAndLabel(s)}${s.self ? " (this session)" : ` (${short(s.id)})`}`;
   if (s.state === "gone") return `- ${who} · gone: its process ended; its label and paths are free`;
   // A count the listing's bound cut says so: the inbox holds that many or more.
   const atLeast = s.unreadAtLeast ? "at least " : "";
   const unread = s.unread === undefined ? "unread unknown" : `${atLeast}${s.unread.toLocaleString("en-US")} unread`;
-  return `- ${who} · active · ${listeningWords(s.listening)} · ${unread}`;
+  return `- ${who} · active${mailWords(mail.get(s.id))} · ${listeningWords(s.listening)} · ${unread}`;
+}
+
+/** The mailbox's running sessions on this repository that are not on the bus, in one line. */
+function mailOnly(view: StatusView, mail: MailFacts): MailFact[] {
+  const members = new Set(view.sessions.filter((s) => s.state === "active").map((s) => s.id));
+  const inRepo = (cwd: string) => cwd === view.root || cwd.startsWith(`${view.root}/`);
+  return [...mail.values()].filter((f) => !members.has(f.id) && !f.self && inRepo(f.cwd));
+}
+
+function mailOnlyLine(sessions: readonly MailFact[]): string[] {
+  if (sessions.length === 0) return [];
+  const each = sessions.slice(0, mailOnlyShownMax).map((f) => `${label(f.name ?? f.id.slice(0, 8))}${mailWords(f)}`);
+  const rest = sessions.length - each.length;
+  return [`Mail only, not on the bus: ${each.join("; ")}${rest > 0 ? ` and ${rest} more` : ""}.`];
 }
 
 interface Shown {
@@ -59,11 +94,11 @@ function byUse(sessions: readonly SessionRow[]): SessionRow[] {
   return [...sessions].sort((a, b) => rank(a) - rank(b));
 }
 
-function fitRows(ordered: readonly SessionRow[], short: ShortId, budget: number) {
+function fitRows(ordered: readonly SessionRow[], short: ShortId, budget: number, mail: MailFacts) {
   const shown: Shown[] = [];
   let left = budget;
   for (const row of ordered) {
-    const head = rowHead(row, short);
+    const head = rowHead(row, short, mail);
     const cost = head.length + claimsReserve(row) + 1;
     if (cost > left && !row.self) break;
     shown.push({ row, head, paths: [] });
@@ -92,16 +127,18 @@ function closingLine(sessionsLeft: number, claimsLeft: number): string {
   return `… ${parts.join(" and ")} not shown. A claim of a held path is refused naming its holder; a person sees every session and claim in /sessions.`;
 }
 
-/** `short` names each id; by default, its shortest prefix among the sessions of this view. */
-export function statusText(view: StatusView, short = viewShortener(view)): ActionText {
+/** `short` names each id; by default, its shortest prefix among the sessions of this view. `mail`:
+ * what the mailbox of this process says of each session (busy or idle, whom it waits on). */
+export function statusText(view: StatusView, short = viewShortener(view), mail: MailFacts = new Map()): ActionText {
   const active = view.sessions.filter((s) => s.state === "active");
   const claimCount = active.reduce((n, s) => n + s.claims.length, 0);
   const head = `${selfLine(view, short)}\nSessions (${active.length} active):`;
   const unreadable =
     view.unreadableRecords > 0 ? `\n${plural(view.unreadableRecords, "session record")} this build cannot read.` : "";
-  const budget = statusTextCharsMax - head.length - unreadable.length - closingLineCharsMax;
-  const shown = fitRows(byUse(view.sessions), short, budget);
-  const lines = shown.map((s) => `${s.head}${claimsPart(s)}`);
+  const others = mailOnlyLine(mailOnly(view, mail));
+  const budget = statusTextCharsMax - head.length - unreadable.length - closingLineCharsMax - (others[0]?.length ?? 0);
+  const shown = fitRows(byUse(view.sessions), short, budget, mail);
+  const lines = [...shown.map((s) => `${s.head}${claimsPart(s)}`), ...others];
   lines.push(...offerLines(view, short, budget - lines.reduce((n, line) => n + line.length + 1, 0)));
   const sessionsLeft = view.sessions.length - shown.length;
   const claimsLeft = claimCount - shown.reduce((n, s) => n + s.paths.length, 0);

@@ -8,9 +8,10 @@ import { describePruned } from "../../domain/mail/prune-rules.js";
 import { describeStoreError } from "../../domain/mail/store-errors.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { completeRecipient, parseMailboxCommand, type RecipientChoice } from "./command-args.js";
+import { busFacts } from "./roster.js";
+import { describeMailbox } from "./roster-texts.js";
 import {
   asErrorNotice,
-  describeMailbox,
   describeNothingToSend,
   describeRequestSent,
   describeSendError,
@@ -59,7 +60,7 @@ export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): voi
       const command = parseMailboxCommand(args);
       switch (command.kind) {
         case "show":
-          piContext.ui.notify(describeMailbox(current.identity(), current.list()), "info");
+          piContext.ui.notify(describeMailbox(current.identity(), current.list(), busFacts(pi)), "info");
           return;
         case "prune": {
           const pruned = current.prune();

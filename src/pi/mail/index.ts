@@ -9,6 +9,7 @@ import { registerMailboxCommand } from "./command.js";
 import { provideHooks } from "./hooks.js";
 import { answerOf } from "./pi-host.js";
 import { renderMail } from "./renderers.js";
+import { answerMailRoster } from "./roster.js";
 import { createRunTracker } from "./run-outcome.js";
 import { createMailRuntime } from "./runtime.js";
 import { registerMailTools } from "./tools.js";
@@ -23,6 +24,7 @@ export default function sessionMail(pi: ExtensionAPI): void {
   pi.on("session_shutdown", () => mail.stop());
   pi.on("session_info_changed", (event, piContext) => mail.renamed(event.name, piContext));
   answerTurnHops(pi.events, () => engine()?.turnHops() ?? 0);
+  answerMailRoster(pi, engine);
   pi.on("input", () => {
     engine()?.input();
   });

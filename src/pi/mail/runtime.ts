@@ -6,6 +6,7 @@ import { mailRootFromEnv } from "../../adapters/node/mail-root.js";
 import { isAddress } from "../../domain/mail/address.js";
 import type { MailboxEngine } from "../../domain/mail/engine/index.js";
 import { createNodeMailbox } from "../../wiring/node-mailbox.js";
+import { onSessionLabel } from "../shared/roster.js";
 import { emitInbound } from "./hooks.js";
 import { createNamesakeCheck, type NamesakeCheck } from "./namesakes.js";
 import { createPiHost } from "./pi-host.js";
@@ -40,6 +41,12 @@ function warner(piContext: ExtensionContext): (text: string) => void {
 
 export function createMailRuntime(pi: ExtensionAPI): MailRuntime {
   let live: Live | undefined;
+  // This session's bus label, heard from the bus of this process (before or after the mailbox starts).
+  let busLabel: { id: string; label: string | undefined } | undefined;
+  onSessionLabel(pi.events, (id, label) => {
+    busLabel = { id, label };
+    if (live?.engine.identity()?.address === id) live.engine.relabeled(label);
+  });
 
   const start = (piContext: ExtensionContext) => {
     const address = piContext.sessionManager.getSessionId();
@@ -64,7 +71,8 @@ export function createMailRuntime(pi: ExtensionAPI): MailRuntime {
       disconnect();
     };
     live = { engine: mailbox, root, piContext, disconnect: closeHost, namesakes };
-    mailbox.sessionStarted({ address, name: pi.getSessionName(), cwd: piContext.cwd });
+    const label = busLabel?.id === address ? busLabel.label : undefined;
+    mailbox.sessionStarted({ address, name: pi.getSessionName(), cwd: piContext.cwd, label });
     namesakes(mailbox, warner(piContext));
   };
 

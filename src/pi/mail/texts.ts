@@ -1,15 +1,5 @@
-// Turning the engine's Results into the words a user or a model reads. The one place that does.
-
-import type { Address } from "../../domain/mail/address.js";
-import { describeAddressError, displayName, displayNames } from "../../domain/mail/addressing.js";
-import type {
-  AskOutcome,
-  ListedSession,
-  MailIdentity,
-  ReplyError,
-  SendError,
-  Sent,
-} from "../../domain/mail/engine/index.js";
+import { describeAddressError } from "../../domain/mail/addressing.js";
+import type { AskOutcome, ReplyError, SendError, Sent } from "../../domain/mail/engine/index.js";
 import { neutralize } from "../../domain/mail/framing.js";
 import { describeHopRefusal } from "../../domain/mail/hop-rules.js";
 import {
@@ -157,62 +147,6 @@ export function describeNothingToSend(recipient: string): string {
 }
 
 /** What cannot be checked about a listed session's process, if anything. */
-function doubt(s: ListedSession): string {
-  if (s.elsewhere)
-    return " (runs in another pid namespace, a sandbox or container: its process cannot be checked from here)";
-  return s.liveness === "unknown" ? " (cannot tell whether it still runs)" : "";
-}
-
-function stateOf(s: ListedSession): string {
-  return s.stopped ? `stopped (suspended with Ctrl-Z; fg in its terminal resumes it), was ${s.state}` : s.state;
-}
-
-/** A session's name as a listing shows it: its name, or the shortest id prefix that reaches it. */
-export function namer(sessions: readonly ListedSession[]): (address: string) => string | undefined {
-  const names = displayNames(sessions);
-  return (address) => {
-    const name = names.get(address as Address);
-    return name === undefined ? undefined : field(name);
-  };
-}
-
-const unnamedHint =
-  "A session without a name shows the shortest prefix of its id that reaches it; /name in that session gives it a name.";
-
-export function describeSessions(sessions: readonly ListedSession[]): string {
-  if (sessions.length === 0) return "No session is running.";
-  const nameOf = namer(sessions);
-  const lines = sessions.map((s) => {
-    const target = nameOf(s.waitingOn);
-    const waiting =
-      s.waitingOn === ""
-        ? ""
-        : `, waiting on ${target === undefined ? field(s.waitingOn) : `${target} (${s.waitingOn})`}`;
-    const self = s.self ? " (this session)" : "";
-    return `- ${nameOf(s.address) ?? field(displayName(s))} ${s.address}${self}: ${stateOf(s)}${waiting}, working in ${field(s.cwd)}${doubt(s)}`;
-  });
-  if (sessions.some((s) => s.name === undefined || s.name === "")) lines.push(unnamedHint);
-  return lines.join("\n");
-}
-
-/** /mailbox alone: this session's address and name, then the running sessions for a person. */
-export function describeMailbox(me: MailIdentity | undefined, sessions: readonly ListedSession[]): string {
-  if (me === undefined) return "No address yet.";
-  const nameOf = namer(sessions);
-  const shownName = (s: { address: string; name?: string | undefined }) => nameOf(s.address) ?? field(displayName(s));
-  const rows = sessions
-    .map((s) => ({ s, name: shownName(s) }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const lines = [`Address ${me.address}, name ${shownName(me)}`, "Running sessions:"];
-  for (const { s, name } of rows.slice(0, mailboxListedMax)) {
-    const waiting = s.waitingOn === "" ? "" : `, waiting on ${nameOf(s.waitingOn) ?? field(s.waitingOn)}`;
-    const self = s.self ? " (this session)" : "";
-    lines.push(`- ${name}${self}: ${stateOf(s)}${waiting}, working in ${field(s.cwd)}${doubt(s)}`);
-  }
-  if (rows.length > mailboxListedMax) lines.push(`… and ${rows.length - mailboxListedMax} more.`);
-  if (sessions.some((s) => s.name === undefined || s.name === "")) lines.push(unnamedHint);
-  return lines.join("\n");
-}
 
 /** The warning when this session's name is also another running session's. */
 export function describeNamesakes(name: string, others: readonly string[]): string {

@@ -8,7 +8,9 @@ import type { AskProgress, MailboxEngine } from "../../domain/mail/engine/index.
 import { askWaitMs, idPrefixCharsMin } from "../../domain/mail/limits.js";
 import { renderToolResult } from "../shared/tool-view.js";
 import { renderToolCall } from "./renderers.js";
-import { describeAskOutcome, describeReplyError, describeSendError, describeSent, describeSessions } from "./texts.js";
+import { busFacts } from "./roster.js";
+import { describeSessions } from "./roster-texts.js";
+import { describeAskOutcome, describeReplyError, describeSendError, describeSent } from "./texts.js";
 import { describeAskProgress, summarizeAsk, summarizeSent, summarizeSessions } from "./tui-texts.js";
 
 type EngineRef = () => MailboxEngine | undefined;
@@ -52,13 +54,13 @@ function registerList(pi: ExtensionAPI, engine: EngineRef): void {
     name: "session_mail_list",
     label: "Mail: list sessions",
     description:
-      "Lists every Pi session running on this machine: name (or the shortest unique prefix of its id), full id, working directory, idle or busy, and whom it waits on. Marks this session.",
+      "Lists every Pi session running on this machine: name (or the shortest unique prefix of its id) and bus label where it differs, full id, working directory, idle or busy, whom it waits on, and its claims and listening mode on this repository's bus. Marks this session.",
     promptSnippet: "see which other Pi sessions run on this machine",
     promptGuidelines: ["Use session_mail_list to find another session's name or id before sending it mail."],
     parameters: textParameters({}),
     async execute() {
       const sessions = engineOrThrow(engine).list();
-      return result(describeSessions(sessions), { summary: summarizeSessions(sessions) });
+      return result(describeSessions(sessions, busFacts(pi)), { summary: summarizeSessions(sessions) });
     },
     renderCall: renderToolCall("session_mail_list"),
     renderResult: renderToolResult,

@@ -5,7 +5,7 @@ import { displayName } from "../../domain/mail/addressing.js";
 import type { AskOutcome, ListedSession } from "../../domain/mail/engine/index.js";
 import { askWaitMs, labelFieldCharsMax, mailboxListedMax, shownLineCharsMax } from "../../domain/mail/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
-import { namer } from "./texts.js";
+import { namer } from "./roster-texts.js";
 
 const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
 

@@ -76,6 +76,9 @@ export interface BusHost {
   /** The hop count another part of the session holds for the turn in progress (the mailbox's, for
    * a turn its mail raised): what a send carries is the higher of it and the bus's own. Absent: 0. */
   peerTurnHops?(): number;
+  /** The names of the other running sessions the mailbox of this process sees (its own excluded): a
+   * label may not be one of them, so mail to that name never turns ambiguous. Absent: none known. */
+  mailNames?(): readonly { id: string; name: string }[];
   /** This session's unread bus mail changed: `files` in its inbox (`atLeast`: more than one listing
    * counts), or undefined for none. Told only on a change. */
   unreadChanged?(unread: { files: number; atLeast: boolean } | undefined): void;

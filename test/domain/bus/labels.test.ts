@@ -117,7 +117,12 @@ describe("chooseLabel", () => {
 
   it("refuses an explicit label held by a live session, naming the holder's id", () => {
     const result = chooseLabel({ ...request, explicit: "repo" }, [{ id: other, label: "REPO" }]);
-    expect(result._unsafeUnwrapErr()).toEqual({ kind: "label-taken", label: "repo", holder: other });
+    expect(result._unsafeUnwrapErr()).toEqual({
+      kind: "label-taken",
+      label: "repo",
+      holder: other,
+      holderName: "REPO",
+    });
   });
 
   it("refuses a malformed explicit label instead of rewriting it", () => {

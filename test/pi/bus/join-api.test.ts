@@ -111,7 +111,7 @@ describe("session-bus:join", () => {
     const { alice } = await pair();
     expect(emitJoin(alice, { label: "integrator" }).error).toEqual({
       kind: "label-taken",
-      message: `The label integrator is held by the live session ${ids.bob}; nothing was changed.`,
+      message: `The label integrator is taken by the running session integrator (id ${ids.bob.slice(0, 8)}…); nothing was changed. Join under another label, or without one for a derived label.`,
       holder: ids.bob,
     });
   });

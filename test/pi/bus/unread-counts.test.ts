@@ -32,6 +32,7 @@ const view: StatusView = {
   sessions: [row("bob", inboxEntriesMax, true), row("carol", 12, false)],
   offers: [],
   unreadableRecords: 0,
+  root: "/repo",
 };
 
 describe("an unread count cut by the listing's bound", () => {

@@ -37,6 +37,7 @@ function view(sessions: SessionRow[]): StatusView {
     sessions,
     offers: [],
     unreadableRecords: 0,
+    root: "/repo",
   };
 }
 

@@ -1,15 +1,16 @@
 // This session on the bus: its identity, its record, its label and its listening mode.
 // The part that owns `member`; the facade hears every change through `onChange`.
 import { err, ok, type Result } from "neverthrow";
+import { clipCodePoints } from "../../shared/text/code-points.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
 import type { SessionRecord } from "../bus-files.js";
 import { isBusId } from "../claim-key.js";
 import { chooseLabel, findHolder } from "../labels.js";
-import { recordsListedMax } from "../limits.js";
+import { recordsListedMax, sessionNameCharsMax } from "../limits.js";
 import { type JudgedSession, namesProcess } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
-import { liveLabels, readPeers } from "./peers.js";
+import { liveNames, readPeers } from "./peers.js";
 
 export interface BusIdentity {
   id: string;
@@ -25,6 +26,8 @@ interface Member {
   joinedAt: string;
   /** Its edits claim what they touch (observed claims). */
   observe: boolean;
+  /** The label was asked for; a derived one follows Pi's name. */
+  named: boolean;
 }
 
 export interface JoinRequest {
@@ -86,10 +89,11 @@ function otherOwner(ctx: BusContext, id: string, joinToken: string | undefined):
   return mine ? undefined : found;
 }
 
-function recordOf(ctx: BusContext, id: string, m: Member): SessionRecord {
+function recordOf(ctx: BusContext, identity: BusIdentity, m: Member): SessionRecord {
   const { pid, started, bootId, pidNamespace } = ctx.self;
+  const name = identity.name === undefined ? "" : clipCodePoints(identity.name.trim(), sessionNameCharsMax).text;
   return {
-    id,
+    id: identity.id,
     label: m.label,
     pid,
     ...(started === undefined ? {} : { started }),
@@ -102,6 +106,8 @@ function recordOf(ctx: BusContext, id: string, m: Member): SessionRecord {
     wake: m.wake,
     joinedAt: m.joinedAt,
     ...(m.observe ? {} : { observe: false }),
+    ...(name === "" ? {} : { name }),
+    ...(m.named ? { named: true } : {}),
   };
 }
 
@@ -116,10 +122,14 @@ function join(
   state: MembershipState,
   request: JoinRequest,
   onChange: (member: Member | undefined) => void,
+  /** A rename's join: a label not asked for is derived again from the new name. */
+  rederive = false,
 ): Result<JoinReport, BusError> {
   const { identity, member } = state;
   if (identity === undefined) return err({ kind: "not-started" });
   const { id, name } = identity;
+  // A rename re-derives the label a join did not ask for; a label asked for stays.
+  const current = rederive && member?.named !== true ? undefined : member?.label;
   const ready = ctx.ready();
   if (ready.isErr()) return err(ready.error);
   const peers = readPeers(ctx);
@@ -127,13 +137,14 @@ function join(
   // A label is free only if no record holds it: with sessions/ cut at its bound, that is unknown.
   if (peers.value.truncated) return err({ kind: "records-unlisted", entriesMax: recordsListedMax });
   const asked = { explicit: request.label, sessionName: name, realCwd: ctx.place.cwd, selfId: id };
-  const label = chooseLabel({ ...asked, current: member?.label }, liveLabels(peers.value));
+  const mailNames = ctx.host.mailNames?.() ?? [];
+  const label = chooseLabel({ ...asked, current }, liveNames(peers.value, mailNames));
   if (label.isErr()) return err(label.error);
   const armed = request.listen !== false;
   const own = peers.value.sessions.find((s) => s.record.id === id);
   // What a join that backs off puts back: this process's record, or one another process wrote under
   // this id, or nothing.
-  const previous = member !== undefined ? recordOf(ctx, id, member) : own?.record;
+  const previous = member !== undefined ? recordOf(ctx, identity, member) : own?.record;
   let next: Member = {
     label: label.value,
     joinToken: tokenFor(ctx, member, own),
@@ -141,16 +152,17 @@ function join(
     wake: armed && request.wake === true,
     joinedAt: member?.joinedAt ?? isoFromMs(ctx.clock.now()),
     observe: request.observe ?? member?.observe ?? true,
+    named: request.label !== undefined || (current !== undefined && member?.named === true),
   };
   // Checked before the write and again after it, as a claim is: of two sessions taking one label at
   // the same moment, each finds the other's record after writing its own. A label asked for is then
   // refused (and the record put back); a derived one is derived again, with the id's end added.
   for (let attempt = 0; ; attempt++) {
-    const written = fromStore(ctx.store.writeRecord(recordOf(ctx, id, next)));
+    const written = fromStore(ctx.store.writeRecord(recordOf(ctx, identity, next)));
     if (written.isErr()) return err(written.error);
     const after = readPeers(ctx);
     if (after.isErr()) return err(after.error);
-    const live = liveLabels(after.value);
+    const live = liveNames(after.value, mailNames);
     const holder = findHolder(next.label, id, live);
     if (holder === undefined) break;
     if (request.label !== undefined || attempt >= 1) {
@@ -158,7 +170,7 @@ function join(
         previous === undefined ? ctx.store.removeRecord(id, next.joinToken) : ctx.store.writeRecord(previous),
       );
       if (undone.isErr()) return err(undone.error);
-      return err({ kind: "label-taken", label: next.label, holder: holder.id });
+      return err({ kind: "label-taken", label: next.label, holder: holder.id, holderName: holder.label });
     }
     const again = chooseLabel({ ...asked, current: undefined }, live);
     if (again.isErr()) return err(again.error);
@@ -200,18 +212,24 @@ export function createMembership(ctx: BusContext, onChange: (member: Member | un
       if (state.identity === undefined && isBusId(started.id)) state.identity = { ...started };
     },
     renamed(name) {
-      if (state.identity !== undefined) state.identity.name = name;
+      if (state.identity === undefined) return;
+      state.identity.name = name;
+      // A derived label follows the name; a failed relabel keeps the label held now.
+      const m = state.member;
+      if (m !== undefined && !m.named)
+        join(ctx, state, { listen: m.armed, wake: m.wake, observe: m.observe }, onChange, true);
     },
     join: (request) => join(ctx, state, request, onChange),
     ensureJoined: () => (state.member !== undefined ? joined() : implicitJoin()),
     record: () =>
       state.identity === undefined || state.member === undefined
         ? undefined
-        : recordOf(ctx, state.identity.id, state.member),
+        : recordOf(ctx, state.identity, state.member),
     adopt(record) {
       if (state.identity === undefined || record.id !== state.identity.id) return;
       const { label, joinToken, armed, wake, joinedAt } = record;
-      state.member = { label, joinToken, armed, wake, joinedAt, observe: record.observe !== false };
+      const named = record.named === true;
+      state.member = { label, joinToken, armed, wake, joinedAt, observe: record.observe !== false, named };
       onChange(state.member);
     },
     drop() {

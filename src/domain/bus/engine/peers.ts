@@ -3,6 +3,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { StoredRecord } from "../../../ports/bus/bus-store.js";
 import type { BusError } from "../bus-errors.js";
 import type { Owners } from "../claim-rules.js";
+import type { LabelHolder } from "../labels.js";
 import { recordsListedMax } from "../limits.js";
 import { ownersOf } from "../prune-rules.js";
 import { type JudgedSession, judgeSession } from "../session-liveness.js";
@@ -61,7 +62,13 @@ export function readOwners(ctx: BusContext, ids: ReadonlySet<string>, readsMax: 
   );
 }
 
-/** The labels a new label must not collide with: every active session's. */
-export function liveLabels(peers: Peers): { id: string; label: string }[] {
-  return peers.sessions.filter((s) => s.state === "active").map((s) => ({ id: s.record.id, label: s.record.label }));
+/** The names a new label must not collide with: every active session's label and Pi name, and the
+ * names of the running mail sessions (`mailNames`, from the mailbox of this process when loaded). */
+export function liveNames(peers: Peers, mailNames: readonly { id: string; name: string }[]): LabelHolder[] {
+  const active = peers.sessions.filter((s) => s.state === "active").map((s) => s.record);
+  return [
+    ...active.map((r) => ({ id: r.id, label: r.label })),
+    ...active.flatMap((r) => (r.name === undefined ? [] : [{ id: r.id, label: r.name, name: r.name }])),
+    ...mailNames.map((m) => ({ id: m.id, label: m.name, name: m.name })),
+  ];
 }

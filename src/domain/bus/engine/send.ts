@@ -68,7 +68,12 @@ export function send(
   if (ready.isErr()) return err(ready.error);
   const peers = readPeers(ctx);
   if (peers.isErr()) return err(peers.error);
-  const addressees = peers.value.sessions.map((s) => ({ id: s.record.id, label: s.record.label, state: s.state }));
+  const addressees = peers.value.sessions.map((s) => ({
+    id: s.record.id,
+    label: s.record.label,
+    name: s.record.name,
+    state: s.state,
+  }));
   // Recipients before the implicit join, so a send refused for its `to` leaves this session off the
   // bus. Off the bus it has no label yet: only its id names it.
   const recipients = resolveRecipients(

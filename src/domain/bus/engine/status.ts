@@ -19,6 +19,8 @@ export type ListeningState = "wake" | "next-turn" | "off";
 export interface SessionRow {
   id: string;
   label: string;
+  /** Pi's session name, when its record carries one. */
+  name?: string;
   /** gone: its process is dead; shown until its heartbeat ages out, its claims not listed. */
   state: "active" | "gone";
   listening: ListeningState;
@@ -50,6 +52,8 @@ export interface StatusView {
   offers: OfferRow[];
   /** Files in sessions/ this build cannot read. */
   unreadableRecords: number;
+  /** The top of this session's worktree: what "on this repository" means for sessions off the bus. */
+  root: string;
 }
 
 const listeningOf = (armed: boolean, wake: boolean): ListeningState => (!armed ? "off" : wake ? "wake" : "next-turn");
@@ -66,6 +70,7 @@ function rowOf(
   return {
     id: s.record.id,
     label: s.record.label,
+    ...(s.record.name === undefined ? {} : { name: s.record.name }),
     state: s.state === "active" ? "active" : "gone",
     listening: listeningOf(s.record.armed, s.record.wake),
     unread: count?.files,
@@ -159,6 +164,7 @@ export function viewOf(
       keys: offer.keys,
     })),
     unreadableRecords: peers.unreadable,
+    root: ctx.place.root,
   });
 }
 

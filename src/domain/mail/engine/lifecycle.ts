@@ -20,12 +20,12 @@ import type { Ownership } from "./ownership.js";
 import type { Poll } from "./poll.js";
 import type { Presence } from "./presence.js";
 import type { Run } from "./run.js";
-import type { MailIdentity, SessionCellWriter } from "./session-cell.js";
+import type { MailIdentity, NameChange, SessionCellWriter } from "./session-cell.js";
 import type { Waits } from "./waits.js";
 
 export interface Lifecycle {
   start(identity: MailIdentity): void;
-  rename(name: string | undefined): void;
+  rename(change: NameChange): void;
   shutdown(): void;
   /** This process holds its inbox now (taken over from a twin): the record, the watch, recovery. */
   owned(): void;
@@ -67,7 +67,7 @@ export function createLifecycle(mail: MailContext, cell: SessionCellWriter, part
   const ctx: LifecycleContext = { ...mail, ...parts };
   return {
     start: (identity) => start(ctx, s, identity),
-    rename: (name) => rename(ctx, s, name),
+    rename: (change) => rename(ctx, s, change),
     shutdown: () => shutdown(ctx, s),
     owned: () => own(ctx, s),
     disowned() {
@@ -88,10 +88,10 @@ function start(ctx: LifecycleContext, s: LifecycleState, identity: MailIdentity)
   }
 }
 
-function rename(ctx: LifecycleContext, s: LifecycleState, name: string | undefined): void {
-  if (s.opening !== undefined) s.opening.name = name;
+function rename(ctx: LifecycleContext, s: LifecycleState, change: NameChange): void {
+  if (s.opening !== undefined) Object.assign(s.opening, change);
   if (s.cell.address() === undefined || s.cell.closed()) return;
-  s.cell.renamed(name);
+  s.cell.renamed(change);
   ctx.presence.write();
 }
 

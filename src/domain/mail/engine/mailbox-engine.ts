@@ -35,6 +35,8 @@ export type { AskProgress, AskSignal } from "./ask.js";
 export interface MailboxEngine {
   sessionStarted(identity: MailIdentity): void;
   renamed(name: string | undefined): void;
+  /** This session's label on the bus changed (undefined: it left the bus). */
+  relabeled(label: string | undefined): void;
   /** A person, an RPC client or a command's prompt started or steered the turn. */
   input(): void;
   /** The hop count of the turn in progress as the mailbox counts it (without the bus's). */
@@ -78,7 +80,8 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
   const { event } = ctx;
   return {
     sessionStarted: (identity) => event(() => p.lifecycle.start(identity)),
-    renamed: (name) => event(() => p.lifecycle.rename(name)),
+    renamed: (name) => event(() => p.lifecycle.rename({ name })),
+    relabeled: (label) => event(() => p.lifecycle.rename({ label })),
     input: () => event(() => p.run.input()),
     turnHops: () => p.run.ownHops(),
     runStarted: () =>

@@ -83,7 +83,7 @@ interface Resolved {
 function resolveRecipient(ctx: OutboxContext, to: string): Result<Resolved, SendError> {
   return self(ctx).andThen((me) => {
     const named = ctx.presence.named(to);
-    const candidates = [...named].map(([address, judged]) => ({ address, name: judged.record.name }));
+    const candidates = [...named].map(([address, { record }]) => ({ address, name: record.name, label: record.label }));
     // Only the sessions `to` could name are judged; a refusal as ambiguous (rare) judges them all,
     // so that the prefix it shows for each candidate reaches that one alone.
     return resolveAddress(to, me, candidates)

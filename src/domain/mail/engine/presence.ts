@@ -4,6 +4,7 @@ import type { Liveness } from "../../../ports/shared/process-probe.js";
 import { forgetOldest } from "../../shared/bounded-id-set.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { Address } from "../address.js";
+import { sameLabel } from "../addressing.js";
 import type { Sender } from "../framing.js";
 import { idPrefixCharsMin, recordRefreshIntervalMs, senderJudgedMs, sendersRememberedMax } from "../limits.js";
 import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";
@@ -78,6 +79,8 @@ export function createPresence(ctx: MailContext, parts: PresenceParts): Presence
 export interface ListedSession {
   address: Address;
   name: string | undefined;
+  /** Its bus label, when its record carries one. */
+  label: string | undefined;
   cwd: string;
   state: "idle" | "busy";
   waitingOn: string;
@@ -113,6 +116,7 @@ function writeOwnRecord(ctx: MailContext, parts: PresenceParts, s: PresenceState
     updated: isoFromMs(now),
   };
   if (identity.name !== undefined && identity.name !== "") record.name = identity.name;
+  if (identity.label !== undefined && identity.label !== "") record.label = identity.label;
   if (me.started !== undefined) record.started = me.started;
   if (me.bootId !== undefined) record.bootId = me.bootId;
   if (me.pidNamespace !== undefined) record.pidNamespace = me.pidNamespace;
@@ -173,6 +177,7 @@ function listSessions(ctx: MailContext): ListedSession[] {
     sessions.push({
       address: entry.address,
       name: record.name,
+      label: record.label,
       cwd: record.cwd,
       state: record.state,
       waitingOn: record.waitingOn,
@@ -185,7 +190,7 @@ function listSessions(ctx: MailContext): ListedSession[] {
   return sessions;
 }
 
-/** The running sessions a typed `to` could name: by address, by name, or by an id prefix of it.
+/** The running sessions a typed `to` could name: by address, by name or bus label, or by an id prefix.
  * Only those are judged (a /proc read each); the other records are only parsed. Resolving among
  * 200 records so judges one or two, and the verdicts are kept for the send that follows. */
 function sessionsNamed(ctx: MailContext, to: string): Map<Address, JudgedRecord> {
@@ -197,8 +202,9 @@ function sessionsNamed(ctx: MailContext, to: string): Map<Address, JudgedRecord>
   for (const entry of entries.value) {
     const decoded = decodeRunningRecord(entry.text, entry.address);
     if (decoded.isErr()) continue;
-    const { address, name } = decoded.value;
-    if (address !== wanted && name !== wanted && !(byPrefix && address.startsWith(wanted))) continue;
+    const { address, name, label } = decoded.value;
+    const labelled = label !== undefined && sameLabel(label, wanted);
+    if (address !== wanted && name !== wanted && !labelled && !(byPrefix && address.startsWith(wanted))) continue;
     const judged = judgeRunningEntry(ctx, entry.address, entry.text);
     if (judged !== undefined) found.set(entry.address, judged);
   }

@@ -6,7 +6,12 @@ export interface MailIdentity {
   address: Address;
   name: string | undefined;
   cwd: string;
+  /** Its label on the bus, when the bus of this process has one (peers reach it by that too). */
+  label?: string | undefined;
 }
+
+/** What a rename changes: Pi's name, or the bus label. */
+export type NameChange = { name: string | undefined } | { label: string | undefined };
 
 export interface SessionCell {
   /** A copy: who this session is, once its mailbox opened. */
@@ -20,7 +25,7 @@ export interface SessionCell {
 
 export interface SessionCellWriter extends SessionCell {
   opened(identity: MailIdentity): void;
-  renamed(name: string | undefined): void;
+  renamed(change: NameChange): void;
   setStarting(starting: boolean): void;
   close(): void;
 }
@@ -37,8 +42,8 @@ export function createSessionCell(): SessionCellWriter {
     opened(opened) {
       identity = opened;
     },
-    renamed(name) {
-      if (identity !== undefined) identity.name = name;
+    renamed(change) {
+      if (identity !== undefined) Object.assign(identity, change);
     },
     setStarting(value) {
       starting = value;

@@ -41,6 +41,7 @@ describe("join", () => {
       kind: "label-taken",
       label: "api",
       holder: idOf.alice,
+      holderName: "api",
     });
     expect(h.record("bob")?.label).toBe("web");
   });
@@ -63,7 +64,12 @@ describe("join", () => {
 
   it("never lets two sessions joining at once both hold one label asked for: the later writer is refused", () => {
     const { h, joined, labels } = racingJoins({ label: "billing" });
-    expect(joined._unsafeUnwrapErr()).toEqual({ kind: "label-taken", label: "billing", holder: idOf.bob });
+    expect(joined._unsafeUnwrapErr()).toEqual({
+      kind: "label-taken",
+      label: "billing",
+      holder: idOf.bob,
+      holderName: "billing",
+    });
     expect(labels).toEqual(["billing"]);
     expect(h.record("alice")).toBeUndefined();
   });

@@ -6,7 +6,7 @@ import { tableBootId } from "../../../../src/adapters/memory/process-table.js";
 import { recordFreshMs, recordRefreshIntervalMs } from "../../../../src/domain/mail/limits.js";
 import { encodeRunningRecord } from "../../../../src/domain/mail/running-record.js";
 import { isoFromMs } from "../../../../src/domain/shared/text/iso-time.js";
-import { describeSessions } from "../../../../src/pi/mail/texts.js";
+import { describeSessions } from "../../../../src/pi/mail/roster-texts.js";
 import { addressOf, createHarness, mailRoot, pollMs } from "./harness.js";
 
 const sandbox = { pidNamespace: "pid:[4026532389]" };

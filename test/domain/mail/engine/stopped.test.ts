@@ -1,7 +1,8 @@
 // Issue 8 §3: a session stopped with Ctrl-Z (SIGSTOP) is listed as stopped, and an ask to it is
 // refused at once, writing nothing, instead of waiting 10 minutes for a process that cannot run.
 import { describe, expect, it } from "vitest";
-import { describeSendError, describeSessions } from "../../../../src/pi/mail/texts.js";
+import { describeSessions } from "../../../../src/pi/mail/roster-texts.js";
+import { describeSendError } from "../../../../src/pi/mail/texts.js";
 import { addressOf, createHarness } from "./harness.js";
 
 function stoppedBob() {

@@ -1,0 +1,32 @@
+// The bus's half of the one roster: what it answers the mailbox (each live member's label, claims
+// and listening mode), and the mailbox's facts it asks for (names, busy or idle, whom each waits on).
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { BusEngine, StatusView } from "../../domain/bus/engine/index.js";
+import {
+  answerRoster,
+  askRoster,
+  type BusFact,
+  busRosterChannel,
+  type MailFact,
+  mailRosterChannel,
+} from "../shared/roster.js";
+
+/** The live members of a snapshot as the mailbox lists them. */
+function busFactsOf(view: StatusView): BusFact[] {
+  return view.sessions
+    .filter((s) => s.state === "active")
+    .map((s) => ({ id: s.id, label: s.label, claims: s.claims.length, listening: s.listening, self: s.self }));
+}
+
+/** Answers the mailbox from a snapshot (a read that prunes nothing); nothing when the bus is off. */
+export function answerBusRoster(pi: ExtensionAPI, engine: (quiet: boolean) => BusEngine | undefined): void {
+  answerRoster<BusFact>(pi.events, busRosterChannel, () => {
+    const view = engine(true)?.snapshot();
+    return view?.isOk() ? busFactsOf(view.value) : undefined;
+  });
+}
+
+/** The mailbox's facts by session id (empty when the mailbox is not loaded or not started). */
+export function mailFacts(pi: ExtensionAPI): ReadonlyMap<string, MailFact> {
+  return new Map((askRoster<MailFact>(pi.events, mailRosterChannel) ?? []).map((fact) => [fact.id, fact]));
+}
