@@ -220,3 +220,24 @@ describe("describeAddressError", () => {
     expect(ambiguous).not.toMatch(/[\n\t\u2066]/);
   });
 });
+
+describe("resolveAddress by bus label", () => {
+  const labelled: Addressee[] = [
+    { address: self, name: "me" },
+    { address: builder, name: "Code Reviewer", label: "code-reviewer" },
+    { address: tester, name: "tester", label: "qa" },
+  ];
+
+  it("reaches a session by its bus label, in any case, as the bus compares labels", () => {
+    expect(resolve("code-reviewer", labelled)._unsafeUnwrap()).toBe(builder);
+    expect(resolve("QA", labelled)._unsafeUnwrap()).toBe(tester);
+    expect(resolve("Code Reviewer", labelled)._unsafeUnwrap()).toBe(builder);
+  });
+
+  it("refuses a word that is one session's name and another's label, naming both", () => {
+    const clash: Addressee[] = [...labelled, { address: twinA, name: "qa" }];
+    const error = errorOf("qa", clash);
+    expect(error.kind).toBe("ambiguous");
+    if (error.kind === "ambiguous") expect(error.candidates.map((c) => c.address).sort()).toEqual([tester, twinA]);
+  });
+});

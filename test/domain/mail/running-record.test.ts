@@ -37,6 +37,13 @@ describe("decodeRunningRecord", () => {
     expect(reading).toEqual({ address: alice, cwd: "/w", pid: 7, state: "idle", waitingOn: "", updated: "" });
   });
 
+  it("keeps the bus label, an extra field, through a write and a read; a null or empty one is none", () => {
+    const labelled = { ...record, label: "code-reviewer" };
+    expect(decodeRunningRecord(encodeRunningRecord(labelled), alice)._unsafeUnwrap()).toEqual(labelled);
+    expect("label" in decode({ ...record, label: null })._unsafeUnwrap()).toBe(false);
+    expect("label" in decode({ ...record, label: "" })._unsafeUnwrap()).toBe(false);
+  });
+
   it("reads a missing cwd as empty", () => {
     expect(decode({ address: alice, pid: 7 })._unsafeUnwrap().cwd).toBe("");
   });

@@ -214,10 +214,10 @@ export function createMembership(ctx: BusContext, onChange: (member: Member | un
     renamed(name) {
       if (state.identity === undefined) return;
       state.identity.name = name;
-      // A derived label follows the name; a failed relabel keeps the label held now.
+      // The record carries the new name at once, and a derived label follows it; a failed relabel
+      // keeps the label held now.
       const m = state.member;
-      if (m !== undefined && !m.named)
-        join(ctx, state, { listen: m.armed, wake: m.wake, observe: m.observe }, onChange, true);
+      if (m !== undefined) join(ctx, state, { listen: m.armed, wake: m.wake, observe: m.observe }, onChange, true);
     },
     join: (request) => join(ctx, state, request, onChange),
     ensureJoined: () => (state.member !== undefined ? joined() : implicitJoin()),
