@@ -20,6 +20,9 @@ const sessions = {
 } as const;
 type Label = keyof typeof sessions;
 
+/** writer's Pi name: spaces and an emoji, so its bus label is derived from it. */
+const writerName = "Docs Writer 📝";
+
 const uuid = /\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 
 /** Session and message ids shortened to their first eight characters, the sandbox folder to `<tmp>`. */
@@ -119,15 +122,24 @@ export async function runBusDemo(sandbox: Sandbox): Promise<void> {
     say("demo", "part 2, session-bus: sessions on one repository join under labels, claim paths, message each other");
     say("demo", "a git repository <tmp>/cwd/repo and its linked worktree <tmp>/cwd/repo-docs (branch docs)");
     for (const [label, s] of Object.entries(sessions) as [Label, (typeof sessions)[Label]][]) {
-      pis.set(label, startPi({ sandbox, sessionId: s.id, cwdFolder: s.folder, extensions: [e2ePaths.repoRoot] }));
+      // writer has a Pi name that cannot be a label: it joins under the label derived from it.
+      const name = label === "writer" ? { name: writerName } : {};
+      pis.set(
+        label,
+        startPi({ sandbox, sessionId: s.id, cwdFolder: s.folder, extensions: [e2ePaths.repoRoot], ...name }),
+      );
     }
     await Promise.all([...pis.values()].map((s) => s.request({ type: "get_state" }, stepTimeoutMs)));
-    say("demo", "three more Pi sessions: builder and tester in repo, writer in repo-docs (ids shortened below)");
+    say(
+      "demo",
+      `three more Pi sessions: builder and tester in repo, writer ("${writerName}") in repo-docs (ids shortened below)`,
+    );
 
     // 1. Joining: an explicit label, and for builder, a turn raised by new mail (wake).
     await call("builder", { action: "join", label: "builder", wake: true });
     await call("tester", { action: "join", label: "tester" });
-    await call("writer", { action: "join", label: "writer" });
+    const derived = await call("writer", { action: "join" });
+    check(derived.text.includes("docs-writer"), `writer joined under the label derived from its Pi name: docs-writer`);
 
     // 2. Claims: paths are relative to the worktree's top, so writer's claim meets builder's.
     await call("builder", { action: "claim", paths: ["src/api"] });
@@ -205,9 +217,28 @@ export async function runBusDemo(sandbox: Sandbox): Promise<void> {
 
     // 7. What status shows now, from the other two.
     const shown = [await status("tester"), await status("builder")];
+    const rows = ["- builder", "- tester", `- ${writerName} (bus: docs-writer)`];
     check(
-      shown.every((text) => ["builder", "tester", "writer"].every((l) => text.includes(`- ${l}`))),
-      "status lists all three sessions, their listening, unread mail and claims",
+      shown.every((text) => rows.every((row) => text.includes(row)) && text.includes("· idle ·")),
+      "status lists all three sessions (writer's Pi name beside its label), busy or idle, listening, unread mail and claims",
+    );
+
+    // 8. One switchboard: mail reaches writer by its bus label; the mail listing shows the bus's facts;
+    // a label another running session is called is refused, naming it.
+    const mailed = await tool("builder", "session_mail_send", { to: "docs-writer", message: "The API moved to 9090." });
+    check(
+      !mailed.isError && mailed.text.includes(sessions.writer.id),
+      "mail to the bus label docs-writer reached writer",
+    );
+    const listed = await tool("tester", "session_mail_list", {});
+    check(
+      listed.text.includes(`${writerName} (bus: docs-writer)`) && listed.text.includes("bus: 1 claim"),
+      "session_mail_list shows writer's label beside its name, and each session's bus claims and listening",
+    );
+    const namesake = await call("tester", { action: "join", label: "builder" });
+    check(
+      namesake.isError && namesake.text.includes("taken by the running session builder (id b11de700…)"),
+      "tester's join under builder's name was refused, naming builder and its id prefix",
     );
 
     for (const session of pis.values()) await session.close();
