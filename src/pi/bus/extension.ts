@@ -23,7 +23,11 @@ export function sessionBusCore(pi: ExtensionAPI): void {
 
   pi.on("session_start", (event, piContext) => bus.sessionStart(event, piContext));
   pi.on("session_shutdown", (event) => bus.sessionShutdown(event));
-  pi.on("session_info_changed", (event) => current()?.engine?.renamed(event.name));
+  pi.on("session_info_changed", (event) => {
+    // A derived label follows the name: a new one is announced, for the mailbox to write.
+    current()?.engine?.renamed(event.name);
+    access.changed();
+  });
   pi.on("agent_start", () => current()?.engine?.runStarted());
   pi.on("agent_settled", (event) => current()?.engine?.runSettled(event.aborted));
   pi.on("before_agent_start", (event) => {
