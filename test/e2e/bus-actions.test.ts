@@ -58,7 +58,9 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
   it("nothing joins at start: status says this session is not on the bus, lists nobody, and writes no record", async () => {
     const status = await callSession(a, { action: "status" });
     expect(status.isError).toBe(false);
-    expect(status.text).toBe(`${notOnTheBus}\nSessions (0 active):\nNobody has joined the bus on this repository.`);
+    // Nobody is on the bus; the other two run the mailbox in this repository, and are named as such.
+    const mailOnly = `Mail only, not on the bus: ${bee.id.slice(0, 8)} · idle; ${cat.id.slice(0, 8)} · idle.`;
+    expect(status.text).toBe(`${notOnTheBus}\nSessions (0 active):\n${mailOnly}`);
     for (const key of busKeys(sandbox)) expect(readRecords(join(sandbox.agentDir, "session-bus", key))).toEqual([]);
 
     const shown = await sessionsCommand(a);
@@ -251,9 +253,9 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
     ]);
     expect(lines.slice(2).sort()).toEqual(
       [
-        `- alpha (${ant.id.slice(0, 8)}) · active · next turn · 1 unread · no claims`,
-        `- lib (${cat.id.slice(0, 8)}) · active · next turn · 0 unread · no claims`,
-        "- shop (this session) · active · next turn · 3 unread · claims: src/api",
+        `- alpha (${ant.id.slice(0, 8)}) · active · idle · next turn · 1 unread · no claims`,
+        `- lib (${cat.id.slice(0, 8)}) · active · idle · next turn · 0 unread · no claims`,
+        "- shop (this session) · active · busy · next turn · 3 unread · claims: src/api",
       ].sort(),
     );
     expect(status.details).toMatchObject({ action: "status", summary: "3 active sessions · 1 claim" });

@@ -62,6 +62,8 @@ export const askWaitMs = 10 * 60 * 1000;
 export const askProgressIntervalMs = 10 * 1000;
 /** Running sessions /mailbox lists in its notice; the rest are counted. */
 export const mailboxListedMax = 50;
+/** `/mailbox sent` lists this many of the newest sent copies (and `cancel` finds an id among them). */
+export const sentListedMax = 50;
 /** Unknown keys of session-mail.json named in its warning; the rest are counted. */
 export const unknownConfigKeysNamedMax = 5;
 /** Senders named in the notice about requests held by a stop; the rest are counted. */

@@ -69,9 +69,10 @@ export function createBusRuntime(pi: ExtensionAPI): BusRuntime {
       if (current === undefined || engine === undefined) return engineUnavailable();
       const joined = engine.join(request);
       if (joined.isOk()) {
-        // An explicit label is Pi's session name too, so /resume agrees with the record.
-        if (joined.value.named && pi.getSessionName() !== joined.value.label) pi.setSessionName(joined.value.label);
         announce(current, joined.value.id, joined.value.label);
+        // An explicit label is Pi's session name too, so /resume agrees with the record (announced
+        // first: the rename that follows finds the label announced already).
+        if (joined.value.named && pi.getSessionName() !== joined.value.label) pi.setSessionName(joined.value.label);
       }
       return joined;
     },

@@ -2,14 +2,7 @@
 // and listening mode), and the mailbox's facts it asks for (names, busy or idle, whom each waits on).
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { BusEngine, StatusView } from "../../domain/bus/engine/index.js";
-import {
-  answerRoster,
-  askRoster,
-  type BusFact,
-  busRosterChannel,
-  type MailFact,
-  mailRosterChannel,
-} from "../shared/roster.js";
+import { answerBusFacts, askMailFacts, type BusFact, type MailFact } from "../shared/roster.js";
 
 /** The live members of a snapshot as the mailbox lists them. */
 function busFactsOf(view: StatusView): BusFact[] {
@@ -20,7 +13,7 @@ function busFactsOf(view: StatusView): BusFact[] {
 
 /** Answers the mailbox from a snapshot (a read that prunes nothing); nothing when the bus is off. */
 export function answerBusRoster(pi: ExtensionAPI, engine: (quiet: boolean) => BusEngine | undefined): void {
-  answerRoster<BusFact>(pi.events, busRosterChannel, () => {
+  answerBusFacts(pi.events, () => {
     const view = engine(true)?.snapshot();
     return view?.isOk() ? busFactsOf(view.value) : undefined;
   });
@@ -28,5 +21,5 @@ export function answerBusRoster(pi: ExtensionAPI, engine: (quiet: boolean) => Bu
 
 /** The mailbox's facts by session id (empty when the mailbox is not loaded or not started). */
 export function mailFacts(pi: ExtensionAPI): ReadonlyMap<string, MailFact> {
-  return new Map((askRoster<MailFact>(pi.events, mailRosterChannel) ?? []).map((fact) => [fact.id, fact]));
+  return askMailFacts(pi.events);
 }

@@ -58,7 +58,10 @@ function rowHead(s: SessionRow, short: ShortId, mail: MailFacts): string {
 function mailOnly(view: StatusView, mail: MailFacts): MailFact[] {
   const members = new Set(view.sessions.filter((s) => s.state === "active").map((s) => s.id));
   const inRepo = (cwd: string) => cwd === view.root || cwd.startsWith(`${view.root}/`);
-  return [...mail.values()].filter((f) => !members.has(f.id) && !f.self && inRepo(f.cwd));
+  const named = (f: MailFact) => f.name ?? f.id;
+  return [...mail.values()]
+    .filter((f) => !members.has(f.id) && !f.self && inRepo(f.cwd))
+    .sort((a, b) => named(a).localeCompare(named(b)) || a.id.localeCompare(b.id));
 }
 
 function mailOnlyLine(sessions: readonly MailFact[]): string[] {

@@ -8,6 +8,8 @@ import { hasUnsafeChars } from "../../domain/shared/text/sanitize.js";
 type MailboxCommand =
   | { kind: "show" }
   | { kind: "prune" }
+  | { kind: "sent" }
+  | { kind: "cancel"; id: string }
   | { kind: "send"; to: string; text: string }
   /** A recipient opened with a quote that never closes: `rest` is what follows the quote. */
   | { kind: "unterminated"; rest: string }
@@ -17,12 +19,19 @@ type MailboxCommand =
 
 const isQuote = (c: string | undefined): c is '"' | "'" => c === '"' || c === "'";
 
-/** `prune` alone prunes; `prune <text>` is a request to a session named prune. A recipient with
- * spaces goes in double or single quotes (no escapes inside). */
+/** A mail id or its start, as `cancel` takes it: 8 or more id characters, one word. */
+const cancelPattern = /^cancel\s+([0-9A-Za-z_-][0-9A-Za-z._-]{7,})$/;
+
+/** `prune` and `sent` alone, and `cancel <id>`, are commands; followed by other text, each is a
+ * request to a session of that name (quoted, it always is). A recipient with spaces goes in double
+ * or single quotes (no escapes inside). */
 export function parseMailboxCommand(args: string): MailboxCommand {
   const trimmed = args.trim();
   if (trimmed === "") return { kind: "show" };
   if (trimmed === "prune") return { kind: "prune" };
+  if (trimmed === "sent") return { kind: "sent" };
+  const cancel = cancelPattern.exec(trimmed);
+  if (cancel !== null) return { kind: "cancel", id: cancel[1]! };
   const quote = trimmed[0];
   if (isQuote(quote)) {
     const close = trimmed.indexOf(quote, 1);
@@ -59,11 +68,11 @@ function typedRecipient(name: string, quote?: '"' | "'"): string | undefined {
   return name.includes("'") ? undefined : `'${name}'`;
 }
 
-const pruneItem: AutocompleteItem = {
-  value: "prune",
-  label: "prune",
-  description: "remove closed sessions' mailbox folders",
-};
+const commandItems: AutocompleteItem[] = [
+  { value: "prune", label: "prune", description: "remove closed sessions' mailbox folders" },
+  { value: "sent", label: "sent", description: "the mail this session sent, and where each one stands" },
+  { value: "cancel ", label: "cancel <id>", description: "withdraw a request or message still queued" },
+];
 
 /** The completions for what is typed so far after /mailbox: only while the recipient is being typed. */
 export function completeRecipient(typed: string, choices: readonly RecipientChoice[]): AutocompleteItem[] | null {
@@ -79,6 +88,6 @@ export function completeRecipient(typed: string, choices: readonly RecipientChoi
       return value === undefined ? [] : [{ value: `${value} `, label: value, description: c.description }];
     })
     .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-  if (opened === undefined && pruneItem.value.startsWith(partial)) items.push(pruneItem);
+  if (opened === undefined) items.push(...commandItems.filter((item) => item.value.startsWith(partial)));
   return items.length > 0 ? items : null;
 }

@@ -10,6 +10,7 @@ import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { completeRecipient, parseMailboxCommand, type RecipientChoice } from "./command-args.js";
 import { busFacts } from "./roster.js";
 import { describeMailbox } from "./roster-texts.js";
+import { describeCancelError, describeCancelled, describeSentList } from "./sent-texts.js";
 import {
   asErrorNotice,
   describeNothingToSend,
@@ -20,7 +21,8 @@ import {
 
 type EngineRef = () => MailboxEngine | undefined;
 
-const usage = "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox prune";
+const usage =
+  "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox sent, /mailbox cancel <id>, /mailbox prune";
 
 /** The other running sessions, as completion offers them. A name is offered only when typing it
  * reaches that session, as a send resolves it: a name two sessions share, or one read as an id (a
@@ -46,7 +48,7 @@ function recipientChoices(engine: MailboxEngine): RecipientChoice[] {
 export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): void {
   pi.registerCommand("mailbox", {
     description:
-      "Show this session's mail address and the running sessions, send a request to another session, or prune closed sessions' mailboxes",
+      "Show this session's mail address and the running sessions, send a request to another session, list what this session sent (sent), withdraw what is still queued (cancel <id>), or prune closed sessions' mailboxes",
     getArgumentCompletions(typed) {
       const current = engine();
       return current === undefined ? null : completeRecipient(typed, recipientChoices(current));
@@ -66,6 +68,15 @@ export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): voi
           const pruned = current.prune();
           if (pruned.isErr()) piContext.ui.notify(`Prune failed: ${describeStoreError(pruned.error)}`, "error");
           else piContext.ui.notify(describePruned(pruned.value), "info");
+          return;
+        }
+        case "sent":
+          piContext.ui.notify(describeSentList(current.sent(), Date.now()), "info");
+          return;
+        case "cancel": {
+          const cancelled = current.cancel(command.id);
+          if (cancelled.isErr()) piContext.ui.notify(describeCancelError(cancelled.error), "error");
+          else piContext.ui.notify(describeCancelled(cancelled.value), "info");
           return;
         }
         case "send": {

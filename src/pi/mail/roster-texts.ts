@@ -53,7 +53,12 @@ function busPart(fact: BusFact | undefined): string {
 const unnamedHint =
   "A session without a name shows the shortest prefix of its id that reaches it; /name in that session gives it a name.";
 
-export function describeSessions(sessions: readonly ListedSession[], bus: BusFacts = new Map()): string {
+/** `queued`: how many of this session's requests, asks and messages each session has not claimed yet. */
+export function describeSessions(
+  sessions: readonly ListedSession[],
+  bus: BusFacts = new Map(),
+  queued: ReadonlyMap<string, number> = new Map(),
+): string {
   if (sessions.length === 0) return "No session is running.";
   const nameOf = namer(sessions);
   const lines = sessions.map((s) => {
@@ -65,7 +70,9 @@ export function describeSessions(sessions: readonly ListedSession[], bus: BusFac
     const self = s.self ? " (this session)" : "";
     const fact = bus.get(s.address);
     const name = withLabel(nameOf(s.address) ?? field(displayName(s)), fact?.label ?? s.label);
-    return `- ${name} ${s.address}${self}: ${stateOf(s)}${waiting}, working in ${field(s.cwd)}${doubt(s)}${busPart(fact)}`;
+    const count = queued.get(s.address) ?? 0;
+    const mine = count === 0 ? "" : `, ${count} of this session's mail queued for it`;
+    return `- ${name} ${s.address}${self}: ${stateOf(s)}${waiting}${mine}, working in ${field(s.cwd)}${doubt(s)}${busPart(fact)}`;
   });
   if (sessions.some((s) => s.name === undefined || s.name === "")) lines.push(unnamedHint);
   return lines.join("\n");

@@ -2,19 +2,12 @@
 // or idle, whom it waits on), and the bus's facts it asks for to list sessions in one line each.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { MailboxEngine } from "../../domain/mail/engine/index.js";
-import {
-  answerRoster,
-  askRoster,
-  type BusFact,
-  busRosterChannel,
-  type MailFact,
-  mailRosterChannel,
-} from "../shared/roster.js";
+import { answerMailFacts, askBusFacts } from "../shared/roster.js";
 import { type BusFacts, namer } from "./roster-texts.js";
 
 /** Answers the bus's questions from `engine()` (nothing before the mailbox starts). */
 export function answerMailRoster(pi: ExtensionAPI, engine: () => MailboxEngine | undefined): void {
-  answerRoster<MailFact>(pi.events, mailRosterChannel, () => {
+  answerMailFacts(pi.events, () => {
     const current = engine();
     if (current === undefined) return undefined;
     const sessions = current.list();
@@ -33,5 +26,5 @@ export function answerMailRoster(pi: ExtensionAPI, engine: () => MailboxEngine |
 
 /** What the bus of this process knows of each session on its repository (empty without a bus). */
 export function busFacts(pi: ExtensionAPI): BusFacts {
-  return new Map((askRoster<BusFact>(pi.events, busRosterChannel) ?? []).map((fact) => [fact.id, fact]));
+  return askBusFacts(pi.events);
 }

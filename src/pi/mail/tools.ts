@@ -10,6 +10,7 @@ import { renderToolResult } from "../shared/tool-view.js";
 import { renderToolCall } from "./renderers.js";
 import { busFacts } from "./roster.js";
 import { describeSessions } from "./roster-texts.js";
+import { queuedCounts } from "./sent-texts.js";
 import { describeAskOutcome, describeReplyError, describeSendError, describeSent } from "./texts.js";
 import { describeAskProgress, summarizeAsk, summarizeSent, summarizeSessions } from "./tui-texts.js";
 
@@ -60,7 +61,8 @@ function registerList(pi: ExtensionAPI, engine: EngineRef): void {
     parameters: textParameters({}),
     async execute() {
       const sessions = engineOrThrow(engine).list();
-      return result(describeSessions(sessions, busFacts(pi)), { summary: summarizeSessions(sessions) });
+      const queued = queuedCounts(engineOrThrow(engine).sent());
+      return result(describeSessions(sessions, busFacts(pi), queued), { summary: summarizeSessions(sessions) });
     },
     renderCall: renderToolCall("session_mail_list"),
     renderResult: renderToolResult,

@@ -10,7 +10,7 @@
  * session by its bus label too. */
 export const sessionLabelChannel = "session-label";
 /** The mailbox's facts, asked by the bus. */
-export const mailRosterChannel = "switchboard:mail-roster";
+const mailRosterChannel = "switchboard:mail-roster";
 /** The bus's facts, asked by the mailbox. */
 export const busRosterChannel = "switchboard:bus-roster";
 
@@ -44,15 +44,15 @@ interface Question<T> {
   answer?: T[];
 }
 
-/** The other half's facts, or undefined when no half answered (not loaded, or it has none yet). */
-export function askRoster<T>(events: EventBus, channel: string): T[] | undefined {
+/** The other half's facts by session id: empty when no half answered (not loaded, or it has none yet). */
+function askRoster<T extends { id: string }>(events: EventBus, channel: string): Map<string, T> {
   const question: Question<T> = {};
   try {
     events.emit(channel, question);
   } catch {
-    return undefined;
+    return new Map();
   }
-  return Array.isArray(question.answer) ? question.answer : undefined;
+  return new Map((Array.isArray(question.answer) ? question.answer : []).map((fact) => [fact.id, fact]));
 }
 
 /** Hears this process's label announcements: `heard(id, label)` for each well-formed one. */
@@ -64,10 +64,19 @@ export function onSessionLabel(events: EventBus, heard: (id: string, label: stri
 }
 
 /** Answers every question on `channel` with `facts()`; a half without facts leaves it unanswered. */
-export function answerRoster<T>(events: EventBus, channel: string, facts: () => T[] | undefined): void {
+function answerRoster<T>(events: EventBus, channel: string, facts: () => T[] | undefined): void {
   events.on(channel, (data) => {
     if (typeof data !== "object" || data === null || (data as Question<T>).answer !== undefined) return;
     const answer = facts();
     if (answer !== undefined) (data as Question<T>).answer = answer;
   });
 }
+
+/** The bus's facts by session id, as the mailbox asks for them. */
+export const askBusFacts = (events: EventBus) => askRoster<BusFact>(events, busRosterChannel);
+/** The mailbox's facts by session id, as the bus asks for them. */
+export const askMailFacts = (events: EventBus) => askRoster<MailFact>(events, mailRosterChannel);
+export const answerBusFacts = (events: EventBus, facts: () => BusFact[] | undefined) =>
+  answerRoster(events, busRosterChannel, facts);
+export const answerMailFacts = (events: EventBus, facts: () => MailFact[] | undefined) =>
+  answerRoster(events, mailRosterChannel, facts);

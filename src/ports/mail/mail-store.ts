@@ -103,6 +103,17 @@ interface MailSending {
   findSentCopies(address: Address, ids: readonly string[]): Result<ReadonlyMap<string, SentCopy>, StoreError>;
 }
 
+/** What became of mail this session sent, and withdrawing it while it is still queued. */
+interface MailTracking {
+  /** Whether `name` is in `address`'s new/ (one lstat; a missing box reads as not there). */
+  isQueued(address: Address, name: string): Result<boolean, StoreError>;
+  /** Takes `name` out of `to`'s new/ by one rename, as a claim would take it (into `from`'s tmp/,
+   * then removed): never both withdrawn and claimed. "not-queued": it had left new/ already. */
+  withdraw(from: Address, to: Address, name: string): Result<"withdrawn" | "not-queued", StoreError>;
+  /** Removes one of this address's sent copies. */
+  removeSent(address: Address, name: string): Result<void, StoreError>;
+}
+
 /** Reading an inbox: new/ listed, claimed into cur/ under the claim journal, cur/ and sent/ read again. Every read decodes: the engine meets envelopes, never file text. */
 interface MailReading {
   /** Lists new/, bounded. */
@@ -180,6 +191,7 @@ interface MailUpkeep {
 export interface MailStore
   extends MailRoot,
     MailSending,
+    MailTracking,
     MailReading,
     InboxOwner,
     AskLedgerFile,

@@ -112,7 +112,7 @@ describe("/mailbox", () => {
     const alice = await sandbox.started(ids.alice, { name: "me" });
     await sandbox.started(ids.bob, { name: "builder" });
     await sandbox.started(ids.carol);
-    expect((await completions(alice, ""))?.sort()).toEqual(["builder ", "ca201000 ", "prune"]);
+    expect((await completions(alice, ""))?.sort()).toEqual(["builder ", "ca201000 ", "cancel ", "prune", "sent"]);
     expect(await completions(alice, "bu")).toEqual(["builder "]);
     expect(await completions(alice, "ca2")).toEqual(["ca201000 "]);
     expect(await completions(alice, "me")).toBeNull();
@@ -125,7 +125,7 @@ describe("/mailbox", () => {
     const alice = await sandbox.started(ids.alice);
     await alice.command('"a b"hello');
     expect(lastNotice(alice)).toEqual({
-      text: "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox prune",
+      text: "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox sent, /mailbox cancel <id>, /mailbox prune",
       level: "warning",
     });
     expect(mailFiles(sandbox.root)).toEqual([]);

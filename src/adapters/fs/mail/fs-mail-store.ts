@@ -51,6 +51,7 @@ import { listBoxes, removeBox, settleTombstone } from "./fs-prune.js";
 import { checkRoot, openRoot } from "./fs-root.js";
 import { hasRunning, listRunning, readRunning, removeRunning, writeRunning } from "./fs-running-records.js";
 import { findSentCopies } from "./fs-sent-lookup.js";
+import { isQueued, removeSent, withdraw } from "./fs-withdraw.js";
 
 export interface FsMailStoreOptions {
   fs: FsLike;
@@ -119,13 +120,13 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
     removeRunning: (address, expectedText) => removeRunning(disk, address, expectedText),
     listBoxes: () => listBoxes(disk),
     removeBox: (address, ownerSeen) => removeBox(disk, address, ownerSeen),
+    isQueued: (address, name) => isQueued(disk, address, name),
+    withdraw: (from, to, name) => withdraw(disk, from, to, name),
+    removeSent: (address, name) => removeSent(disk, address, name),
   };
 }
 
-function trimTrailingSlashes(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
-  return trimmed === "" ? "/" : trimmed;
-}
+const trimTrailingSlashes = (path: string): string => path.replace(/\/+$/, "") || "/";
 
 /** Maildir publish into `box` of the recipient (new/) or the sender (sent/): the temp name is the
  * final name, in the same address's tmp/, so an id is in flight at most once per folder (O_EXCL). */

@@ -8,3 +8,4 @@ export {
 } from "./mailbox-engine.js";
 export type { ReplyError, SendError, Sent } from "./outbox.js";
 export type { ListedSession } from "./presence.js";
+export type { CancelError, SentItem } from "./sent.js";

@@ -26,6 +26,7 @@ import { createPoll } from "./poll.js";
 import { createPresence, type ListedSession } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
 import { createRun } from "./run.js";
+import { type CancelError, cancelSent, listSent, type SentItem } from "./sent.js";
 import { createSessionCell } from "./session-cell.js";
 import { runSettled } from "./settle.js";
 import { createWaits } from "./waits.js";
@@ -67,6 +68,10 @@ export interface MailboxEngine {
   ): Promise<AskResult>;
   reply(askId: string, body: string): Result<Sent, ReplyError>;
   prune(): Result<number, StoreError>;
+  /** The newest mail this session sent, oldest first, each with the state the files show now. */
+  sent(): SentItem[];
+  /** Withdraws a request or message (by id or an id prefix of 8 or more) while it is queued. */
+  cancel(id: string): Result<SentItem, CancelError>;
   footer(): FooterCounts;
   /** Whether the turn's hop count, in effect now. */
   hops(): number;
@@ -101,6 +106,8 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     ask: (to, body, signal, onProgress) => event(() => askAndWait(ctx, p, to, body, signal, onProgress)),
     reply: (askId, body) => event(() => p.outbox.reply(askId, body)),
     prune: () => event(() => pruneBoxes(ctx, p.presence, undefined)),
+    sent: () => listSent(ctx, p.presence),
+    cancel: (id) => event(() => cancelSent(ctx, p, id)),
     footer: () => p.footer.counts(),
     hops: () => p.run.hops().count,
     wasDropped: (mailId) => p.run.wasDropped(mailId),

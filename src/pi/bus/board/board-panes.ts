@@ -1,6 +1,8 @@
 // The pane over one row: every field of it, wrapped to the width, and a message's text as prose
 // from the top. Lines are plain text (the view styles the title); peer strings are sanitized here.
+
 import { observedLapseMs } from "../../../domain/bus/limits.js";
+import { formatAge } from "../../../domain/shared/text/age.js";
 import { stripUnsafe, wrapToWidth } from "../../shared/display-width.js";
 import type { BoardSnapshot, ClaimRow, MessageRow, SessionRow, UnreadableRow } from "./board-model.js";
 import { inboxKey, oneLine, type Tab, unreadCount, visibleSessions } from "./board-rows.js";
@@ -23,15 +25,6 @@ function field(name: string, values: readonly string[], width: number): string[]
       index === 0 && line === 0 ? name.padEnd(nameColumns) + piece : indent + piece,
     ),
   );
-}
-
-/** A heartbeat's age in words: seconds, then minutes, then hours and minutes. */
-function formatAge(ageMs: number): string {
-  const seconds = Math.max(0, Math.floor(ageMs / 1000));
-  if (seconds < 60) return `${seconds}s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m ago`;
-  return `${Math.floor(minutes / 60)}h ${minutes % 60}m ago`;
 }
 
 function formatTime(epochMs: number): string {

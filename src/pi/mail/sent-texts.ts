@@ -1,0 +1,63 @@
+// `/mailbox sent` and `/mailbox cancel` in words: each sent item with its recipient, age and state.
+import type { Address } from "../../domain/mail/address.js";
+import { shortId } from "../../domain/mail/address.js";
+import type { CancelError, SentItem } from "../../domain/mail/engine/index.js";
+import { labelFieldCharsMax, sentListedMax, shownLineCharsMax } from "../../domain/mail/limits.js";
+import { sentStateWords } from "../../domain/mail/sent-state.js";
+import { describeStoreError } from "../../domain/mail/store-errors.js";
+import { formatAge } from "../../domain/shared/text/age.js";
+import { sanitizeField } from "../../domain/shared/text/sanitize.js";
+
+const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
+
+const recipientOf = (item: SentItem) => field(item.toName ?? shortId(item.to));
+
+function itemLine(item: SentItem, nowMs: number): string {
+  const age = item.sentAtMs === undefined ? "" : `, ${formatAge(nowMs - item.sentAtMs)}`;
+  const state = sentStateWords(item.state, recipientOf(item));
+  const text = sanitizeField(item.firstLine, shownLineCharsMax);
+  return `- ${item.kind} ${shortId(item.id)} to ${recipientOf(item)}${age}: ${state} · ${text}`;
+}
+
+/** The newest first. */
+export function describeSentList(items: readonly SentItem[], nowMs: number): string {
+  if (items.length === 0) return "This session has sent no mail (or its sent copies were pruned).";
+  const lines = [...items].reverse().map((item) => itemLine(item, nowMs));
+  const queued = items.some((i) => (i.state === "queued" || i.state === "waiting-start") && i.kind !== "ask");
+  const tail = queued ? ["/mailbox cancel <id> withdraws a request or message still queued."] : [];
+  const head = `Sent by this session (the newest ${sentListedMax} at most), newest first:`;
+  return [head, ...lines, ...tail].join("\n");
+}
+
+/** How many of this session's requests, asks and messages each recipient has not claimed yet. */
+export function queuedCounts(items: readonly SentItem[]): Map<Address, number> {
+  const counts = new Map<Address, number>();
+  for (const item of items)
+    if (item.state === "queued" || item.state === "waiting-start") counts.set(item.to, (counts.get(item.to) ?? 0) + 1);
+  return counts;
+}
+
+export function describeCancelled(item: SentItem): string {
+  return `Withdrawn: the ${item.kind} ${shortId(item.id)} to ${recipientOf(item)} was still queued, and now never reaches it.`;
+}
+
+export function describeCancelError(error: CancelError): string {
+  switch (error.kind) {
+    case "not-started":
+      return "This session's mailbox is not running.";
+    case "unknown":
+      return `No mail among the ${sentListedMax} newest this session sent has an id starting with "${field(error.id)}" (an id prefix needs 8 or more characters). /mailbox sent lists them.`;
+    case "ambiguous":
+      return `"${field(error.id)}" starts ${error.count} ids of mail this session sent: type more of it.`;
+    case "is-ask":
+      return `${shortId(error.id)} is an ask: its tool call waits for the answer. Stop that run (Esc) to give up the wait; the ask itself stays with its recipient.`;
+    case "claimed":
+      return `Too late: the ${error.item.kind} ${shortId(error.item.id)} to ${recipientOf(error.item)} was already taken from its inbox (${sentStateWords(error.item.state, recipientOf(error.item))}). Send it a message if it should be ignored.`;
+    case "store":
+      return `Nothing was withdrawn: ${describeStoreError(error.error)}.`;
+    default: {
+      const never: never = error;
+      return never;
+    }
+  }
+}
