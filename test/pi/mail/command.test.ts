@@ -97,6 +97,35 @@ describe("/mailbox", () => {
     expect(lastNotice(alice)?.text).toBe("Removed 0 mailbox folders of closed sessions.");
   });
 
+  it("sent lists what this session sent, newest first, with its recipient, age and state", async () => {
+    const alice = await sandbox.started(ids.alice, { name: "planner" });
+    await alice.command(`${ids.closed} pick this up when you start`);
+    await alice.command("sent");
+    const lines = lastNotice(alice)?.text.split("\n") ?? [];
+    expect(lines[0]).toBe("Sent by this session (the newest 50 at most), newest first:");
+    expect(lines[1]).toMatch(
+      /^- request [0-9a-f]{8} to c105ed00, \d+s ago: waiting for c105ed00 to start · pick this up when you start$/,
+    );
+    expect(lines.at(-1)).toBe("/mailbox cancel <id> withdraws a request or message still queued.");
+  });
+
+  it("cancel <id> withdraws a queued request, and says so; a second cancel finds nothing", async () => {
+    const alice = await sandbox.started(ids.alice);
+    await alice.command(`${ids.closed} never mind`);
+    const [queued] = envelopesIn(sandbox.root, ids.closed, "new");
+    expect(queued).toBeDefined();
+    await alice.command(`cancel ${queued!.id.slice(0, 8)}`);
+    expect(lastNotice(alice)).toEqual({
+      text: `Withdrawn: the request ${queued!.id.slice(0, 8)} to c105ed00 was still queued, and now never reaches it.`,
+      level: "info",
+    });
+    expect(envelopesIn(sandbox.root, ids.closed, "new")).toEqual([]);
+    expect(alice.footer()).toBeUndefined();
+    await alice.command(`cancel ${queued!.id}`);
+    expect(lastNotice(alice)?.level).toBe("error");
+    expect(lastNotice(alice)?.text).toMatch(/^No mail among the 50 newest this session sent has an id starting with/);
+  });
+
   it("prune <text> is a request to a session named prune", async () => {
     const alice = await sandbox.started(ids.alice);
     const prune = await sandbox.started(ids.bob, { name: "prune" });

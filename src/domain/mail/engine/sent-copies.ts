@@ -26,13 +26,17 @@ export function ownSentCopies(ctx: MailContext, address: Address, max: number): 
 }
 
 /** The ids the replies this session received answer, among its newest replies from `oldest` on: a
- * reply comes after what it answers, so by the naming convention only names from the oldest copy on
- * are read (a name of another convention sorts anywhere, and is read within the bound). */
+ * reply comes after what it answers, so by the naming convention only names sent from the oldest
+ * copy's time on are read (a name of another convention sorts anywhere, and is read within the bound). */
 export function answeredIds(ctx: MailContext, address: Address, oldest: string): Set<string> {
   const answered = new Set<string>();
   const received = ctx.store.listBox(address, "cur");
   if (received.isErr()) return answered;
-  const names = received.value.filter((name) => name >= oldest || !hasSendTimeName(name)).slice(-awaitingRepliesMax);
+  // Compared by send time alone: a reply written in the same millisecond may have a lower id.
+  const since = oldest.slice(0, oldest.indexOf("-") + 1);
+  const names = received.value
+    .filter((name) => name.slice(0, since.length) >= since || !hasSendTimeName(name))
+    .slice(-awaitingRepliesMax);
   for (const name of names) {
     const found = ctx.store.readCur(address, name);
     if (!found.isOk() || found.value.kind !== "claimed") continue;
