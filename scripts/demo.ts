@@ -117,6 +117,32 @@ async function main(): Promise<void> {
       "session_mail_list shows all three sessions",
     );
 
+    // 4. Mail you can follow: what alice sent and where each stands; a request still queued for a
+    // session that is not running is withdrawn.
+    const later = "d0e5e700-0000-7000-8000-0000000000d0";
+    const command = async (who: PiSession, line: string): Promise<string> => {
+      const from = who.mark();
+      await who.request({ type: "prompt", message: line }, stepTimeoutMs);
+      await who.waitFor((r) => r.type === "extension_ui_request" && r.method === "notify", stepTimeoutMs, {
+        since: from,
+      });
+      return notices(who, from).join(" | ");
+    };
+    say("alice", `(user types) /mailbox ${later} Pick this up when you start.`);
+    say("alice", await command(alice, `/mailbox ${later} Pick this up when you start.`));
+    say("alice", "(user types) /mailbox sent");
+    const sent = await command(alice, "/mailbox sent");
+    say("alice", sent);
+    check(
+      sent.includes("to bob") && sent.includes(": answered") && sent.includes("waiting for d0e5e700 to start"),
+      "/mailbox sent shows bob's request answered and the other waiting for its recipient to start",
+    );
+    const queuedId = /request ([0-9a-f]{8}) to d0e5e700/.exec(sent)?.[1] ?? "";
+    say("alice", `(user types) /mailbox cancel ${queuedId}`);
+    const cancelled = await command(alice, `/mailbox cancel ${queuedId}`);
+    say("alice", cancelled);
+    check(cancelled.startsWith("Withdrawn:"), "the queued request was withdrawn before anyone read it");
+
     say("demo", `files in the mail root:\n${mailFiles(sandbox).join("\n")}`);
     for (const session of sessions.values()) await session.close();
     const records = readdirSync(join(sandbox.state, "pi-session-mail", "running"));
