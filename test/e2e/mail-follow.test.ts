@@ -77,6 +77,30 @@ describe("mail you can follow, between real Pi RPC sessions", () => {
     );
   });
 
+  it("holds a request back while bee's person says hold, and delivers it at accept", async () => {
+    expect((await mailbox(b, "hold")).message).toMatch(/^Holding mail back: /);
+    const held = await mailboxRequest(a, "bee", "when you are ready", bee.id);
+    const shown = await mailbox(a, "sent");
+    expect(shown.message.split("\n")[1]).toMatch(
+      new RegExp(
+        `^- request ${held.slice(0, 8)} to bee, \\d+s ago: queued, held back by bee's person · when you are ready$`,
+      ),
+    );
+    expect(readBox(sandbox, bee.id, "new").map((m) => m.envelope.id)).toEqual([held]);
+    expect((await mailbox(b, "accept")).message).toBe("Accepting mail again: the 1 mail held back come now.");
+    await waitForReply(sandbox, ant.id, held, { timeoutMs: runTimeoutMs, what: "bee's reply", alive: [a, b] });
+  });
+
+  it("refuses sends to bee while its person says refuse, naming why", async () => {
+    await mailbox(b, "refuse");
+    const refused = await mailbox(a, "bee are you there?");
+    expect(refused).toEqual({
+      message: `The session bee (${bee.id}) takes no mail now: its person typed /mailbox refuse. Nothing was sent; try again once it accepts mail, or ask its person.`,
+      level: "error",
+    });
+    await mailbox(b, "accept");
+  });
+
   it("no session printed anything but JSON records, an extension error, or unexpected stderr", () => {
     for (const pi of [a, b]) {
       expect(pi.stdoutNonJson).toEqual([]);

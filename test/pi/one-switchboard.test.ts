@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { AgentToolResult } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import sessionMail from "../../src/pi/mail/index.js";
+import { askMailMode } from "../../src/pi/shared/roster.js";
 import { type BusSession, textOf, useBusSandbox, waitFor } from "./bus/bus-session.js";
 
 const sandbox = useBusSandbox();
@@ -31,6 +32,12 @@ async function mailTool(session: BusSession, name: string, params: Record<string
     undefined,
     session.context.ctx as never,
   )) as AgentToolResult<unknown>;
+}
+
+async function mailboxCommand(session: BusSession, args: string): Promise<void> {
+  const command = session.pi.commands.get("mailbox");
+  if (command === undefined) throw new Error("no /mailbox");
+  await command.handler(args, session.context.ctx as never);
 }
 
 function runningRecord(id: string): Record<string, unknown> {
@@ -59,6 +66,21 @@ describe("one name", () => {
     expect(refusal).toBe(
       `The label reviewer is taken by the running session reviewer (id ${ids.alice.slice(0, 8)}…); nothing was changed. Join under another label, or without one for a derived label.`,
     );
+  });
+});
+
+describe("a person decides what reaches a session", () => {
+  it("tells the bus of the same session when its person holds mail back or refuses it, so no bus mail wakes it", async () => {
+    const alice = await both(ids.alice, "alice");
+    expect(askMailMode(alice.pi.api.events)).toBe("accept");
+    await mailboxCommand(alice, "hold");
+    expect(askMailMode(alice.pi.api.events)).toBe("hold");
+    expect(runningRecord(ids.alice).mailMode).toBe("hold");
+    await mailboxCommand(alice, "refuse");
+    expect(askMailMode(alice.pi.api.events)).toBe("refuse");
+    await mailboxCommand(alice, "accept");
+    expect(askMailMode(alice.pi.api.events)).toBe("accept");
+    expect(runningRecord(ids.alice).mailMode).toBeUndefined();
   });
 });
 

@@ -6,12 +6,19 @@ import { msFromIso } from "../shared/text/iso-time.js";
 import { type Address, isAddress } from "./address.js";
 import { labelFieldCharsMax, recordFreshMs } from "./limits.js";
 
+/** What a person lets reach a session: everything (the default), nothing for now (held back in
+ * new/), or nothing at all (sends to it fail at once). Replies always reach it. */
+export type MailMode = "accept" | "hold" | "refuse";
+
 /** `running/<address>.json`: who runs, where, and whether it works or waits. */
 export interface RunningRecord {
   address: string;
   name?: string;
   /** Extra field: its bus label, which mail reaches it by too. */
   label?: string;
+  /** Extra field: its person holds mail back (it stays queued) or refuses it (sends fail at once);
+   * absent: mail is taken as the specification says. */
+  mailMode?: MailMode;
   cwd: string;
   pid: number;
   started?: string;
@@ -28,6 +35,7 @@ const recordShape = record(
     address: text({ minLength: 1 }),
     name: text(),
     label: text({ minLength: 1, maxLength: labelFieldCharsMax }),
+    mailMode: oneOf(["hold", "refuse"]),
     cwd: text(),
     pid: integer(1),
     started: text(),
@@ -37,7 +45,7 @@ const recordShape = record(
     waitingOn: text(),
     updated: text(),
   },
-  ["name", "label", "started", "bootId", "pidNamespace"],
+  ["name", "label", "mailMode", "started", "bootId", "pidNamespace"],
 );
 
 // Read tolerantly: another implementation may omit state/waitingOn/updated or add fields.
@@ -45,6 +53,7 @@ interface StoredRecord {
   address: string;
   name?: string | null;
   label?: string | null;
+  mailMode?: string | null;
   cwd?: string;
   pid: number;
   started?: string | null;
@@ -60,6 +69,7 @@ const storedShape = record(
     address: text({ minLength: 1 }),
     name: either(text(), isNull),
     label: either(text(), isNull),
+    mailMode: either(text(), isNull),
     cwd: text(),
     pid: integer(1),
     started: either(text(), isNull),
@@ -69,7 +79,7 @@ const storedShape = record(
     waitingOn: either(text(), isNull),
     updated: text(),
   },
-  ["name", "label", "cwd", "started", "bootId", "pidNamespace", "state", "waitingOn", "updated"],
+  ["name", "label", "mailMode", "cwd", "started", "bootId", "pidNamespace", "state", "waitingOn", "updated"],
 );
 
 type RecordError = { kind: "bad-record"; reason: string };
@@ -97,6 +107,7 @@ export function decodeRunningRecord(text: string, fileAddress: Address): Result<
   };
   if (typeof stored.name === "string" && stored.name !== "") decoded.name = stored.name;
   if (typeof stored.label === "string" && stored.label !== "") decoded.label = stored.label;
+  if (stored.mailMode === "hold" || stored.mailMode === "refuse") decoded.mailMode = stored.mailMode;
   if (typeof stored.started === "string" && stored.started !== "") decoded.started = stored.started;
   if (typeof stored.bootId === "string" && stored.bootId !== "") decoded.bootId = stored.bootId;
   if (typeof stored.pidNamespace === "string" && stored.pidNamespace !== "") decoded.pidNamespace = stored.pidNamespace;

@@ -9,6 +9,8 @@ export type SentState =
   | "queued"
   /** In the recipient's new/, and the recipient is not running: it waits for it to start. */
   | "waiting-start"
+  /** In the recipient's new/, kept there by its person (`/mailbox hold` or `refuse`). */
+  | "held-back"
   /** Claimed into its cur/ but not yet in its conversation. */
   | "delivered"
   /** In its conversation (a message ends here). */
@@ -27,12 +29,15 @@ interface SentFacts {
   journaled: boolean;
   /** A reply this session received answers it. */
   answered: boolean;
-  recipient: { running: boolean; idle: boolean };
+  recipient: { running: boolean; idle: boolean; holding?: boolean };
 }
 
 export function sentState(facts: SentFacts): SentState {
   if (facts.answered) return "answered";
-  if (facts.queued) return facts.recipient.running ? "queued" : "waiting-start";
+  if (facts.queued) {
+    if (!facts.recipient.running) return "waiting-start";
+    return facts.recipient.holding === true ? "held-back" : "queued";
+  }
   if (facts.journaled) return "delivered";
   const owesAnswer = facts.kind !== "message";
   return owesAnswer && facts.recipient.running && facts.recipient.idle ? "held" : "read";
@@ -45,6 +50,8 @@ export function sentStateWords(state: SentState, recipient: string): string {
       return "queued";
     case "waiting-start":
       return `waiting for ${recipient} to start`;
+    case "held-back":
+      return `queued, held back by ${recipient}'s person`;
     case "delivered":
       return "delivered";
     case "read":

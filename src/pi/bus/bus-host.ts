@@ -6,6 +6,7 @@ import { describeBusError, describeBusStoreError } from "../../domain/bus/bus-er
 import { labelCharsMax } from "../../domain/bus/limits.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import type { BusHost, BusWarning } from "../../ports/bus/bus-host.js";
+import { askMailMode } from "../shared/roster.js";
 import { askTurnHops } from "../shared/turn-hops.js";
 import { noticeContent, noticeIds, noticeType } from "./notice.js";
 import { mailFacts } from "./roster.js";
@@ -95,6 +96,7 @@ export function createBusHost(
     // The mailbox's count for a turn its mail started: one loop guard for both halves.
     peerTurnHops: () => askTurnHops(pi.events),
     // The mailbox's running sessions' names: a label may not be one, or mail to it turns ambiguous.
+    wakeHeld: () => askMailMode(pi.events) !== "accept",
     mailNames: () =>
       [...mailFacts(pi).values()].flatMap((f) => (f.self || f.name === undefined ? [] : [{ id: f.id, name: f.name }])),
     unreadChanged(unread) {

@@ -10,6 +10,7 @@ type MailboxCommand =
   | { kind: "prune" }
   | { kind: "sent" }
   | { kind: "cancel"; id: string }
+  | { kind: "mode"; mode: "hold" | "accept" | "refuse" }
   | { kind: "send"; to: string; text: string }
   /** A recipient opened with a quote that never closes: `rest` is what follows the quote. */
   | { kind: "unterminated"; rest: string }
@@ -22,7 +23,7 @@ const isQuote = (c: string | undefined): c is '"' | "'" => c === '"' || c === "'
 /** A mail id or its start, as `cancel` takes it: 8 or more id characters, one word. */
 const cancelPattern = /^cancel\s+([0-9A-Za-z_-][0-9A-Za-z._-]{7,})$/;
 
-/** `prune` and `sent` alone, and `cancel <id>`, are commands; followed by other text, each is a
+/** `prune`, `sent`, `hold`, `accept` and `refuse` alone, and `cancel <id>`, are commands; followed by other text, each is a
  * request to a session of that name (quoted, it always is). A recipient with spaces goes in double
  * or single quotes (no escapes inside). */
 export function parseMailboxCommand(args: string): MailboxCommand {
@@ -30,6 +31,7 @@ export function parseMailboxCommand(args: string): MailboxCommand {
   if (trimmed === "") return { kind: "show" };
   if (trimmed === "prune") return { kind: "prune" };
   if (trimmed === "sent") return { kind: "sent" };
+  if (trimmed === "hold" || trimmed === "accept" || trimmed === "refuse") return { kind: "mode", mode: trimmed };
   const cancel = cancelPattern.exec(trimmed);
   if (cancel !== null) return { kind: "cancel", id: cancel[1]! };
   const quote = trimmed[0];
@@ -72,6 +74,9 @@ const commandItems: AutocompleteItem[] = [
   { value: "prune", label: "prune", description: "remove closed sessions' mailbox folders" },
   { value: "sent", label: "sent", description: "the mail this session sent, and where each one stands" },
   { value: "cancel ", label: "cancel <id>", description: "withdraw a request or message still queued" },
+  { value: "hold", label: "hold", description: "keep new mail queued, out of this session, until accept" },
+  { value: "refuse", label: "refuse", description: "make sends to this session fail at once, until accept" },
+  { value: "accept", label: "accept", description: "take mail again (what was held back comes now)" },
 ];
 
 /** The completions for what is typed so far after /mailbox: only while the recipient is being typed. */

@@ -10,7 +10,7 @@ import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { completeRecipient, parseMailboxCommand, type RecipientChoice } from "./command-args.js";
 import { busFacts } from "./roster.js";
 import { describeMailbox } from "./roster-texts.js";
-import { describeCancelError, describeCancelled, describeSentList } from "./sent-texts.js";
+import { describeCancelError, describeCancelled, describeMailMode, describeSentList } from "./sent-texts.js";
 import {
   asErrorNotice,
   describeNothingToSend,
@@ -22,7 +22,7 @@ import {
 type EngineRef = () => MailboxEngine | undefined;
 
 const usage =
-  "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox sent, /mailbox cancel <id>, /mailbox prune";
+  "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox sent, /mailbox cancel <id>, /mailbox hold|accept|refuse, /mailbox prune";
 
 /** The other running sessions, as completion offers them. A name is offered only when typing it
  * reaches that session, as a send resolves it: a name two sessions share, or one read as an id (a
@@ -68,6 +68,12 @@ export function registerMailboxCommand(pi: ExtensionAPI, engine: EngineRef): voi
           const pruned = current.prune();
           if (pruned.isErr()) piContext.ui.notify(`Prune failed: ${describeStoreError(pruned.error)}`, "error");
           else piContext.ui.notify(describePruned(pruned.value), "info");
+          return;
+        }
+        case "mode": {
+          const heldBack = current.footer().heldBack ?? 0;
+          current.setMailMode(command.mode);
+          piContext.ui.notify(describeMailMode(command.mode, heldBack), "info");
           return;
         }
         case "sent":

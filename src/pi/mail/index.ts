@@ -4,6 +4,7 @@ import type { ExtensionAPI, MessageEndEventResult } from "@earendil-works/pi-cod
 import { droppedNotice } from "../../domain/mail/framing.js";
 import { mailMessageType } from "../../domain/mail/message-type.js";
 import { isDisabled } from "../shared/disabled.js";
+import { answerMailMode } from "../shared/roster.js";
 import { answerTurnHops } from "../shared/turn-hops.js";
 import { registerMailboxCommand } from "./command.js";
 import { provideHooks } from "./hooks.js";
@@ -25,6 +26,7 @@ export default function sessionMail(pi: ExtensionAPI): void {
   pi.on("session_info_changed", (event, piContext) => mail.renamed(event.name, piContext));
   answerTurnHops(pi.events, () => engine()?.turnHops() ?? 0);
   answerMailRoster(pi, engine);
+  answerMailMode(pi.events, () => engine()?.mailMode());
   pi.on("input", () => {
     engine()?.input();
   });

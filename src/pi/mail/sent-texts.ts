@@ -23,7 +23,9 @@ function itemLine(item: SentItem, nowMs: number): string {
 export function describeSentList(items: readonly SentItem[], nowMs: number): string {
   if (items.length === 0) return "This session has sent no mail (or its sent copies were pruned).";
   const lines = [...items].reverse().map((item) => itemLine(item, nowMs));
-  const queued = items.some((i) => (i.state === "queued" || i.state === "waiting-start") && i.kind !== "ask");
+  const queued = items.some(
+    (i) => (i.state === "queued" || i.state === "waiting-start" || i.state === "held-back") && i.kind !== "ask",
+  );
   const tail = queued ? ["/mailbox cancel <id> withdraws a request or message still queued."] : [];
   const head = `Sent by this session (the newest ${sentListedMax} at most), newest first:`;
   return [head, ...lines, ...tail].join("\n");
@@ -33,8 +35,27 @@ export function describeSentList(items: readonly SentItem[], nowMs: number): str
 export function queuedCounts(items: readonly SentItem[]): Map<Address, number> {
   const counts = new Map<Address, number>();
   for (const item of items)
-    if (item.state === "queued" || item.state === "waiting-start") counts.set(item.to, (counts.get(item.to) ?? 0) + 1);
+    if (item.state === "queued" || item.state === "waiting-start" || item.state === "held-back")
+      counts.set(item.to, (counts.get(item.to) ?? 0) + 1);
   return counts;
+}
+
+/** What `/mailbox hold`, `refuse` and `accept` did; `heldBack`: mail held back before an accept. */
+export function describeMailMode(mode: "hold" | "accept" | "refuse", heldBack: number): string {
+  switch (mode) {
+    case "hold":
+      return "Holding mail back: requests, asks and messages to this session stay queued in its inbox (senders can still withdraw them) until /mailbox accept. Replies to its own asks still come, and bus mail raises no turn.";
+    case "refuse":
+      return "Refusing mail: sends and asks to this session now fail at once, telling the sender why, until /mailbox accept. What is already queued stays queued; replies to its own asks still come.";
+    case "accept":
+      return heldBack > 0
+        ? `Accepting mail again: the ${heldBack === 1 ? "1 mail" : `${heldBack} mails`} held back come now.`
+        : "Accepting mail: everything sent to this session reaches it.";
+    default: {
+      const never: never = mode;
+      return never;
+    }
+  }
 }
 
 export function describeCancelled(item: SentItem): string {

@@ -54,6 +54,10 @@ export function describeSendError(error: SendError): string {
         return `Refused: ${error.to} is itself waiting on an answer from this session; asking back would deadlock. Answer it first.`;
       }
       return `Refused: ${error.to} waits on ${error.via.join(", which waits on ")}, which waits on an answer from this session: asking ${error.to} would close the loop, and each of you would wait until its ask times out. Answer what waits on this session first, or use session_mail_send.`;
+    case "refused": {
+      const who = error.name === undefined ? error.to : `${field(error.name)} (${error.to})`;
+      return `Refused: the session ${who} takes no mail now: its person typed /mailbox refuse. Nothing was sent; try again once it accepts mail, or ask its person.`;
+    }
     case "not-owner":
       return "Refused: this session is open in another process too, which reads its mail; the answer would reach that one. Ask from there, or use session_mail_send.";
     case "store":

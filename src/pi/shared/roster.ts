@@ -72,6 +72,28 @@ function answerRoster<T>(events: EventBus, channel: string, facts: () => T[] | u
   });
 }
 
+/** What the person of this session lets its mail do (the mailbox's mode), asked by the bus before
+ * a wake: "accept" when the mailbox is not loaded. */
+const mailModeChannel = "switchboard:mail-mode";
+
+export function askMailMode(events: EventBus): string {
+  const question: { mode?: unknown } = {};
+  try {
+    events.emit(mailModeChannel, question);
+  } catch {
+    return "accept";
+  }
+  return typeof question.mode === "string" ? question.mode : "accept";
+}
+
+export function answerMailMode(events: EventBus, mode: () => string | undefined): void {
+  events.on(mailModeChannel, (data) => {
+    if (typeof data !== "object" || data === null) return;
+    const current = mode();
+    if (current !== undefined) (data as { mode?: string }).mode = current;
+  });
+}
+
 /** The bus's facts by session id, as the mailbox asks for them. */
 export const askBusFacts = (events: EventBus) => askRoster<BusFact>(events, busRosterChannel);
 /** The mailbox's facts by session id, as the bus asks for them. */

@@ -79,6 +79,9 @@ export interface BusHost {
   /** The names of the other running sessions the mailbox of this process sees (its own excluded): a
    * label may not be one of them, so mail to that name never turns ambiguous. Absent: none known. */
   mailNames?(): readonly { id: string; name: string }[];
+  /** Its person holds the session's mail back or refuses it (the mailbox's `/mailbox hold` or
+   * `refuse`): bus mail then raises no turn and waits for the next prompt. Absent: never held. */
+  wakeHeld?(): boolean;
   /** This session's unread bus mail changed: `files` in its inbox (`atLeast`: more than one listing
    * counts), or undefined for none. Told only on a change. */
   unreadChanged?(unread: { files: number; atLeast: boolean } | undefined): void;

@@ -128,6 +128,8 @@ interface MailReading {
   ): Result<ClaimOutcome | undefined, HintedClaimError>;
   /** Claims one entry of new/ by renaming it into cur/, then reads it without following links. */
   claim(address: Address, name: string): Result<ClaimOutcome, StoreError>;
+  /** Reads an entry of new/ where it is, unclaimed (a session holding its mail looks for replies). */
+  readNew(address: Address, name: string): Result<ClaimOutcome, StoreError>;
   /** Reads an entry already in cur/ (recovery after a crash between claim and delivery). */
   readCur(address: Address, name: string): Result<ClaimOutcome, StoreError>;
   /** Reads an entry of this address's sent/ under the same rules. */

@@ -61,7 +61,11 @@ describe("/mailbox for a person at the terminal", () => {
     // session's full id (it would send to that closed session).
     await sandbox.started(ids.carol, { name: ids.bob.slice(0, 8) });
     await sandbox.started(ids.dave, { name: ids.closed });
-    expect((await completions(alice, ""))?.filter((v) => !["prune", "sent", "cancel "].includes(v)).sort()).toEqual(
+    expect(
+      (await completions(alice, ""))
+        ?.filter((v) => !["prune", "sent", "cancel ", "hold", "accept", "refuse"].includes(v))
+        .sort(),
+    ).toEqual(
       // bob's 8 characters are carol's name, so his prefix grows past it.
       [`${ids.bob.slice(0, 9)} `, `${ids.bob.slice(0, 8)} `, `${ids.dave.slice(0, 8)} `].sort(),
     );

@@ -141,7 +141,16 @@ describe("/mailbox", () => {
     const alice = await sandbox.started(ids.alice, { name: "me" });
     await sandbox.started(ids.bob, { name: "builder" });
     await sandbox.started(ids.carol);
-    expect((await completions(alice, ""))?.sort()).toEqual(["builder ", "ca201000 ", "cancel ", "prune", "sent"]);
+    expect((await completions(alice, ""))?.sort()).toEqual([
+      "accept",
+      "builder ",
+      "ca201000 ",
+      "cancel ",
+      "hold",
+      "prune",
+      "refuse",
+      "sent",
+    ]);
     expect(await completions(alice, "bu")).toEqual(["builder "]);
     expect(await completions(alice, "ca2")).toEqual(["ca201000 "]);
     expect(await completions(alice, "me")).toBeNull();
@@ -154,7 +163,7 @@ describe("/mailbox", () => {
     const alice = await sandbox.started(ids.alice);
     await alice.command('"a b"hello');
     expect(lastNotice(alice)).toEqual({
-      text: "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox sent, /mailbox cancel <id>, /mailbox prune",
+      text: "Usage: /mailbox (show this session's address), /mailbox <to> <text>, /mailbox sent, /mailbox cancel <id>, /mailbox hold|accept|refuse, /mailbox prune",
       level: "warning",
     });
     expect(mailFiles(sandbox.root)).toEqual([]);

@@ -16,17 +16,9 @@ import {
   envelopeFileBytesMax,
   folderEntriesMax,
   folderEntriesReadMax,
-  hiddenNamesMax,
-  inboxListingNamesMax,
   tmpSweepMax,
 } from "../../../domain/mail/limits.js";
-import type {
-  ClaimOutcome,
-  Delivered,
-  HintedClaimError,
-  InboxListing,
-  MailStore,
-} from "../../../ports/mail/mail-store.js";
+import type { ClaimOutcome, Delivered, HintedClaimError, MailStore } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
 import { assertEntryName, listEntries, listMailNames, mayBeThere, writeAtomic } from "../shared/fs-files.js";
@@ -48,10 +40,10 @@ import {
 import { closeClaimJournal, readClaimJournal, writeClaimJournal } from "./fs-claim-journal.js";
 import { claimOwner, readOwner, releaseOwner, replaceOwner } from "./fs-owner.js";
 import { listBoxes, removeBox, settleTombstone } from "./fs-prune.js";
+import { isQueued, listNew, removeSent, withdraw } from "./fs-queued.js";
 import { checkRoot, openRoot } from "./fs-root.js";
 import { hasRunning, listRunning, readRunning, removeRunning, writeRunning } from "./fs-running-records.js";
 import { findSentCopies } from "./fs-sent-lookup.js";
-import { isQueued, removeSent, withdraw } from "./fs-withdraw.js";
 
 export interface FsMailStoreOptions {
   fs: FsLike;
@@ -100,6 +92,7 @@ export function createFsMailStore(options: FsMailStoreOptions): MailStore {
       assertEntryName(name);
       return claimFrom(disk, address, addressFolder(disk, address), name);
     },
+    readNew: (address, name) => readIn(disk, address, "new", name),
     readCur: (address, name) => readIn(disk, address, "cur", name),
     readSent: (address, name) => readIn(disk, address, "sent", name),
     listBox: (address, box) => listBox(disk, address, box),
@@ -154,18 +147,6 @@ function publish(
       }),
     )
     .map(({ unsynced }) => ({ path: finalPath, unsynced }));
-}
-
-function listNew(disk: FsMailContext, address: Address): Result<InboxListing, StoreError> {
-  const folder = boxFolder(disk, address, "new");
-  disk.curChecked.delete(address);
-  return checkBox(disk, address, ["new"]).andThen(() =>
-    listMailNames(disk.fs, folder, mayBeMailName, {
-      namesMax: inboxListingNamesMax,
-      hiddenMax: hiddenNamesMax,
-      entriesMax: folderEntriesReadMax,
-    }),
-  );
 }
 
 /** The shortest path from a sender's rename to the model, straight through: no layer per step. */
@@ -235,7 +216,7 @@ function claimAgain(
 function readIn(
   disk: FsMailContext,
   address: Address,
-  box: "cur" | "sent",
+  box: "new" | "cur" | "sent",
   name: string,
 ): Result<ClaimOutcome, StoreError> {
   assertEntryName(name);

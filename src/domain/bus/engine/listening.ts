@@ -117,6 +117,13 @@ function poll(ctx: BusContext, state: WatchState): void {
 function wakeIfDue(ctx: BusContext, state: WatchState): void {
   const fresh = holdAtHopLimit(ctx, state, unannounced(ctx, state, true));
   if (fresh.length === 0) return;
+  // Its person holds mail back (or refuses it): bus mail raises no turn either; it is reported
+  // with the next prompt, as mail at the hop limit is.
+  if (ctx.host.wakeHeld?.() === true) {
+    for (const message of fresh) state.held.add(message.id);
+    forgetOldest(state.held, announcedIdsMax);
+    return;
+  }
   const hostBusy = ctx.host.isIdle !== undefined && !ctx.host.isIdle();
   const action = hostBusy ? "after-run" : onNewMail(state.mode, state.turn);
   if (action === "after-run") state.afterRun = true;

@@ -9,6 +9,8 @@ export interface FooterCounts {
   pending: number;
   read: number;
   awaiting: number;
+  /** Mail its person's hold keeps queued (absent or 0: none held). */
+  heldBack?: number;
 }
 
 export interface Footer {
@@ -32,6 +34,7 @@ export interface Footer {
 interface FooterSource {
   pending(): number;
   held(): number;
+  heldBack(): number;
 }
 
 interface FooterState {
@@ -46,6 +49,7 @@ export function footerText(counts: FooterCounts): string | undefined {
     counts.pending > 0 ? `${counts.pending} pending` : "",
     counts.read > 0 ? `${counts.read} read` : "",
     counts.awaiting > 0 ? `${counts.awaiting} awaiting` : "",
+    (counts.heldBack ?? 0) > 0 ? `${counts.heldBack} held back` : "",
   ].filter((p) => p !== "");
   return parts.length === 0 ? undefined : `✉ ${parts.join(" · ")}`;
 }
@@ -56,6 +60,7 @@ export function createFooter(ctx: MailContext, source: FooterSource): Footer {
     pending: source.pending(),
     read: s.readOwed.size + source.held(),
     awaiting: s.awaiting.size,
+    ...(source.heldBack() > 0 ? { heldBack: source.heldBack() } : {}),
   });
   return {
     counts,

@@ -34,6 +34,8 @@ export interface IntakeState {
   claimedNames: BoundedIdSet;
   /** Entries of new/ never read as mail that a notice named, at most hiddenNamesMax. */
   hiddenNamed: number;
+  /** While its person holds mail back: the names left queued in new/ (read once each, not replies). */
+  held: Set<string>;
 }
 
 /** What the intake's functions reach: the ports and the parts its factory was given. */

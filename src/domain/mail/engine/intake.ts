@@ -30,6 +30,8 @@ export interface Intake {
   recover(whole: boolean): void;
   /** Mail whose read failed, read again (at each poll) until it is read or set aside. */
   retryStranded(): void;
+  /** How much mail its person's hold keeps queued in new/ (as of the last look). */
+  heldBack(): number;
 }
 
 export function createIntake(mail: MailContext, parts: IntakeParts): Intake {
@@ -43,6 +45,7 @@ export function createIntake(mail: MailContext, parts: IntakeParts): Intake {
     blocked: false,
     claimedNames: createBoundedIdSet(claimedNamesMax),
     hiddenNamed: 0,
+    held: new Set(),
   };
   const scan = (whole: boolean) => scanInbox(ctx, s, whole);
   return {
@@ -56,6 +59,7 @@ export function createIntake(mail: MailContext, parts: IntakeParts): Intake {
     hinted: (name) => claimHinted(ctx, s, name),
     recover: (whole) => recoverClaimed(ctx, s, whole, scan),
     retryStranded: () => retryStranded(ctx, s),
+    heldBack: () => (ctx.session.mailMode() === "accept" ? 0 : s.held.size),
   };
 }
 
@@ -91,7 +95,7 @@ function claimHinted(ctx: IntakeContext, s: IntakeState, name: string | undefine
   // new/: names are unique, so a claimed name is never mail again.
   if (s.claimedNames.has(name)) return;
   const address = claimable(ctx, s);
-  if (address === undefined || roomToClaim(ctx) === 0) return;
+  if (address === undefined || roomToClaim(ctx) === 0 || admitted(ctx, s, address, [name]).length === 0) return;
   s.scanning = true;
   try {
     claimOne(ctx, s, address, name);
@@ -169,7 +173,8 @@ function claimSlice(ctx: IntakeContext, s: IntakeState, address: Address, sliceM
     return false;
   }
   // A name listed on an earlier turn may have been claimed since through its watcher hint.
-  const batch = s.queue.splice(0, Math.min(sliceMax, room)).filter((name) => !s.claimedNames.has(name));
+  const listed = s.queue.splice(0, Math.min(sliceMax, room)).filter((name) => !s.claimedNames.has(name));
+  const batch = admitted(ctx, s, address, listed);
   if (batch.length > 0 && !claimNames(ctx, s, address, batch)) {
     s.blocked = true;
     return false;
@@ -188,7 +193,34 @@ function listInbox(ctx: IntakeContext, s: IntakeState, address: Address): boolea
   warnHidden(ctx, s, hidden, hiddenCount);
   s.queue = names;
   s.listingTruncated = truncated;
+  // A held name no longer listed was withdrawn by its sender (or taken by a twin): not held any more.
+  if (s.held.size > 0) {
+    const listed = new Set(names);
+    for (const name of s.held) if (!listed.has(name)) s.held.delete(name);
+  }
   return names.length > 0;
+}
+
+/** What may be claimed of `names`: all of them, unless its person holds mail back; then only
+ * replies (the answers to its own asks and requests), each read once where it lies, and the rest
+ * stays queued in new/, where its sender may still withdraw it. A file that does not read as mail is
+ * claimed as always (the claim sets it aside); one that cannot be read now is looked at again later. */
+function admitted(ctx: IntakeContext, s: IntakeState, address: Address, names: readonly string[]): string[] {
+  if (ctx.session.mailMode() === "accept") {
+    s.held.clear();
+    return [...names];
+  }
+  const taken: string[] = [];
+  for (const name of names) {
+    if (s.held.has(name)) continue;
+    const peeked = ctx.store.readNew(address, name);
+    if (peeked.isErr()) continue;
+    const found = peeked.value;
+    if (found.kind === "gone" || found.kind === "unread") continue;
+    if (found.kind === "claimed" && found.envelope.kind !== "reply") s.held.add(name);
+    else taken.push(name);
+  }
+  return taken;
 }
 
 /** Entries of new/ never read as mail: the first hiddenNamesMax of a session are named one by

@@ -8,6 +8,7 @@ import type { StoreError } from "../../../ports/shared/store-error.js";
 import type { WatchHandle } from "../../../ports/shared/watcher.js";
 import { readConfig } from "../config.js";
 import { startRetryMs } from "../limits.js";
+import type { MailMode } from "../running-record.js";
 import { describeStoreError } from "../store-errors.js";
 import type { AskLedger } from "./ask-ledger.js";
 import type { MailContext } from "./context.js";
@@ -26,6 +27,9 @@ import type { Waits } from "./waits.js";
 export interface Lifecycle {
   start(identity: MailIdentity): void;
   rename(change: NameChange): void;
+  /** What its person lets reach the session: written into its record at once; an accept claims
+   * everything held back. */
+  setMailMode(mode: MailMode): void;
   shutdown(): void;
   /** This process holds its inbox now (taken over from a twin): the record, the watch, recovery. */
   owned(): void;
@@ -68,6 +72,12 @@ export function createLifecycle(mail: MailContext, cell: SessionCellWriter, part
   return {
     start: (identity) => start(ctx, s, identity),
     rename: (change) => rename(ctx, s, change),
+    setMailMode(mode) {
+      s.cell.setMailMode(mode);
+      if (s.cell.address() === undefined || s.cell.closed()) return;
+      ctx.presence.write();
+      if (mode === "accept") ctx.intake.scan(true);
+    },
     shutdown: () => shutdown(ctx, s),
     owned: () => own(ctx, s),
     disowned() {

@@ -22,6 +22,8 @@ export type SendError =
   /** The target's process is stopped (Ctrl-Z): it could not answer before it is continued. */
   | { kind: "target-stopped"; to: Address }
   | { kind: "ask-waiting"; on: Address }
+  /** Its person refuses mail now (`/mailbox refuse`, in its running record). */
+  | { kind: "refused"; to: Address; name: string | undefined }
   /** The ask would close a wait cycle: `to` waits (through the sessions `via`, in order, when there
    * are any) on an answer from this session. */
   | { kind: "deadlock"; to: Address; via?: Address[] }

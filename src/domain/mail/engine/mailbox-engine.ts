@@ -8,6 +8,7 @@ import type { Clock } from "../../../ports/shared/clock.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import type { Watcher } from "../../../ports/shared/watcher.js";
 import type { Address } from "../address.js";
+import type { MailMode } from "../running-record.js";
 import type { RunOutcome } from "../settle-rules.js";
 import { type AskProgress, type AskResult, type AskSignal, askAndWait } from "./ask.js";
 import { createAskLedger } from "./ask-ledger.js";
@@ -38,6 +39,10 @@ export interface MailboxEngine {
   renamed(name: string | undefined): void;
   /** This session's label on the bus changed (undefined: it left the bus). */
   relabeled(label: string | undefined): void;
+  /** What its person lets reach the session: everything, nothing for now (held back in new/, replies
+   * excepted), or nothing (senders are refused at once). */
+  setMailMode(mode: MailMode): void;
+  mailMode(): MailMode;
   /** A person, an RPC client or a command's prompt started or steered the turn. */
   input(): void;
   /** The hop count of the turn in progress as the mailbox counts it (without the bus's). */
@@ -87,6 +92,8 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     sessionStarted: (identity) => event(() => p.lifecycle.start(identity)),
     renamed: (name) => event(() => p.lifecycle.rename({ name })),
     relabeled: (label) => event(() => p.lifecycle.rename({ label })),
+    setMailMode: (mode) => event(() => p.lifecycle.setMailMode(mode)),
+    mailMode: () => ctx.session.mailMode(),
     input: () => event(() => p.run.input()),
     turnHops: () => p.run.ownHops(),
     runStarted: () =>
@@ -145,7 +152,11 @@ function wire(options: EngineOptions) {
   const events = eventsOf(options, () => footer.refresh());
   const ctx: MailContext = { ...options, ...events, session, notices: createNotices(options.host) };
   const ownership = createOwnership(ctx);
-  const footer = createFooter(ctx, { pending: () => delivery.pendingCount(), held: () => run.heldCount() });
+  const footer = createFooter(ctx, {
+    pending: () => delivery.pendingCount(),
+    held: () => run.heldCount(),
+    heldBack: () => intake.heldBack(),
+  });
   const waits = createWaits();
   const backlog = createBacklog();
   const ledger = createAskLedger(ctx, { ownership, footer });

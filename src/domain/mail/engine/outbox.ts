@@ -110,6 +110,7 @@ function sendRequest(ctx: OutboxContext, to: string, body: string, via: "command
       if (to === ctx.session.address()) return err({ kind: "address", error: { kind: "self", address: to } });
       return ok({ address: to, running: ctx.presence.findRunning(to) !== undefined });
     })
+    .andThen((resolved) => refusedBy(ctx, resolved.address).map(() => resolved))
     .andThen(({ address, running }) => {
       const hops = via === "hook" && ctx.run.busy() ? ctx.run.hops().count : 0;
       return writeMail(ctx, ctx, { to: address, kind: "request", hops, body }, running);
@@ -121,6 +122,7 @@ function sendMessage(ctx: OutboxContext, to: string, body: string): Result<Sent,
   return self(ctx)
     .andThen(() => resolveRecipient(ctx, to))
     .andThen((resolved) => checkBody(body).map(() => resolved))
+    .andThen((resolved) => refusedBy(ctx, resolved.address).map(() => resolved))
     .andThen(({ address, running }) => {
       // Read once: the count asks the bus too (over Pi's event bus).
       const hops = ctx.run.hops();
@@ -143,6 +145,8 @@ function writeAsk(ctx: OutboxContext, to: string, body: string): Result<Sent, Se
       type Target = { address: Address; hops: number };
       if (target === undefined) return err<Target, SendError>({ kind: "not-running", to: address });
       if (target.stopped) return err<Target, SendError>({ kind: "target-stopped", to: address });
+      if (target.record.mailMode === "refuse")
+        return err<Target, SendError>({ kind: "refused", to: address, name: target.record.name });
       // Read once, checked and written: the count asks the bus too (over Pi's event bus).
       const hops = ctx.run.hops();
       const refusal = checkHopLimit(hops, hopLimit(ctx));
@@ -167,6 +171,13 @@ function writeAsk(ctx: OutboxContext, to: string, body: string): Result<Sent, Se
       if (sent.isErr()) ctx.presence.write();
       return sent;
     });
+}
+
+/** Refused when the recipient's person refuses mail now, as its running record says (read fresh:
+ * the sender sees it before anything is written). A recipient not running refuses nothing. */
+function refusedBy(ctx: OutboxContext, address: Address): Result<void, SendError> {
+  const record = ctx.presence.find(address)?.record;
+  return record?.mailMode === "refuse" ? err({ kind: "refused", to: address, name: record.name }) : ok(undefined);
 }
 
 /** Whether `target` waits, directly or through a chain of sessions each waiting on the next, on

@@ -117,6 +117,8 @@ function writeOwnRecord(ctx: MailContext, parts: PresenceParts, s: PresenceState
   };
   if (identity.name !== undefined && identity.name !== "") record.name = identity.name;
   if (identity.label !== undefined && identity.label !== "") record.label = identity.label;
+  const mode = ctx.session.mailMode();
+  if (mode !== "accept") record.mailMode = mode;
   if (me.started !== undefined) record.started = me.started;
   if (me.bootId !== undefined) record.bootId = me.bootId;
   if (me.pidNamespace !== undefined) record.pidNamespace = me.pidNamespace;

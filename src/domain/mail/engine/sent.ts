@@ -41,6 +41,7 @@ interface RecipientFacts {
   name: string | undefined;
   running: boolean;
   idle: boolean;
+  holding: boolean;
   journal: ReadonlySet<string>;
 }
 
@@ -51,6 +52,7 @@ function recipientFacts(ctx: MailContext, presence: Presence, to: Address): Reci
     name: found?.record.name,
     running: found !== undefined,
     idle: found?.record.state !== "busy" || found.stopped,
+    holding: found?.record.mailMode !== undefined,
     journal: new Set(journal.isOk() ? journal.value.names : []),
   };
 }
@@ -69,7 +71,7 @@ function itemsOf(ctx: MailContext, presence: Presence, copies: readonly OwnCopy[
       queued,
       journaled: facts.journal.has(name),
       answered: answered.has(envelope.id),
-      recipient: { running: facts.running, idle: facts.idle },
+      recipient: { running: facts.running, idle: facts.idle, holding: facts.holding },
     });
     const sentAtMs = msFromIso(envelope.ts);
     return { id: envelope.id, kind, to, toName: facts.name, sentAtMs, state, firstLine: firstLine(envelope.body) };

@@ -1,6 +1,7 @@
 // Who this session is on the mail root and whether its mailbox is open: the one piece of state every
 // part reads. Only the lifecycle writes it (it is given the writer; the others get the reader).
 import type { Address } from "../address.js";
+import type { MailMode } from "../running-record.js";
 
 export interface MailIdentity {
   address: Address;
@@ -21,12 +22,15 @@ export interface SessionCell {
   closed(): boolean;
   /** Inside sessionStarted: nothing is emitted from there. */
   starting(): boolean;
+  /** What its person lets reach it now. */
+  mailMode(): MailMode;
 }
 
 export interface SessionCellWriter extends SessionCell {
   opened(identity: MailIdentity): void;
   renamed(change: NameChange): void;
   setStarting(starting: boolean): void;
+  setMailMode(mode: MailMode): void;
   close(): void;
 }
 
@@ -34,11 +38,16 @@ export function createSessionCell(): SessionCellWriter {
   let identity: MailIdentity | undefined;
   let closed = false;
   let starting = false;
+  let mailMode: MailMode = "accept";
   return {
     identity: () => (identity === undefined ? undefined : { ...identity }),
     address: () => identity?.address,
     closed: () => closed,
     starting: () => starting,
+    mailMode: () => mailMode,
+    setMailMode(mode) {
+      mailMode = mode;
+    },
     opened(opened) {
       identity = opened;
     },

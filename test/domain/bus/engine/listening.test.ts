@@ -26,6 +26,22 @@ describe("wake", () => {
     expect(ids()).toEqual(["one", "two"]);
   });
 
+  it("raises no turn while its person holds mail back; the mail goes with the next prompt", () => {
+    const { h, alice, say } = pair(true);
+    let held = true;
+    alice.host.wakeHeld = () => held;
+    say("kept");
+    h.advance(watchPollMs * 3);
+    expect(alice.host.raised).toEqual([]);
+    held = false;
+    h.advance(watchPollMs);
+    expect(alice.host.raised).toEqual([]);
+    expect(alice.engine.promptStarting()?.messages.map((m) => m.preview)).toEqual(["kept"]);
+    say("after");
+    h.advance(watchPollMs);
+    expect(alice.host.raised.flatMap((n) => n.messages.map((m) => m.preview))).toEqual(["after"]);
+  });
+
   it("polls on the next turn after a watcher hint, once for a burst of hints", () => {
     const { h, alice, say } = pair(true);
     say("now");

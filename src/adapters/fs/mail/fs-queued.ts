@@ -1,11 +1,14 @@
-// What became of mail this session sent (is it still in the recipient's new/?), and withdrawing it
-// while it is: one rename out of new/ into the sender's own tmp/, the same move a recipient's claim
+// What waits in a new/: listed for a claim, looked up for a sender (is it still queued?), and withdrawn
+// by its sender: one rename out of new/ into the sender's own tmp/, the same move a recipient's claim
 // makes into its cur/, so of the two exactly one succeeds, whichever implementation reads the box.
 import { err, ok, type Result } from "neverthrow";
 import type { Address } from "../../../domain/mail/address.js";
+import { mayBeMailName } from "../../../domain/mail/envelope.js";
+import { folderEntriesReadMax, hiddenNamesMax, inboxListingNamesMax } from "../../../domain/mail/limits.js";
+import type { InboxListing } from "../../../ports/mail/mail-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { attempt, failedWith } from "../shared/fs-errors.js";
-import { assertEntryName, mayBeThere } from "../shared/fs-files.js";
+import { assertEntryName, listMailNames, mayBeThere } from "../shared/fs-files.js";
 import { boxFolder, checkBox, type FsMailContext } from "./fs-boxes.js";
 
 /** Whether `name` is in `address`'s new/ (one lstat; a missing box reads as not there). */
@@ -45,4 +48,17 @@ export function removeSent(disk: FsMailContext, address: Address, name: string):
   const path = `${boxFolder(disk, address, "sent")}/${name}`;
   const removed = attempt("unlink", path, () => disk.fs.unlinkSync(path));
   return failedWith(removed, "ENOENT") ? ok(undefined) : removed;
+}
+
+/** Lists new/, bounded; a listing forgets which cur/ names were checked (they are looked at again). */
+export function listNew(disk: FsMailContext, address: Address): Result<InboxListing, StoreError> {
+  const folder = boxFolder(disk, address, "new");
+  disk.curChecked.delete(address);
+  return checkBox(disk, address, ["new"]).andThen(() =>
+    listMailNames(disk.fs, folder, mayBeMailName, {
+      namesMax: inboxListingNamesMax,
+      hiddenMax: hiddenNamesMax,
+      entriesMax: folderEntriesReadMax,
+    }),
+  );
 }
