@@ -241,6 +241,33 @@ export async function runBusDemo(sandbox: Sandbox): Promise<void> {
       "tester's join under builder's name was refused, naming builder and its id prefix",
     );
 
+    // 9. One loop guard: builder and writer both wake for bus mail, and their models answer every
+    // message with another to everyone. Unguarded they would wake each other until someone stops
+    // one; at hopLimit (3 here, in session-mail.json, one setting for mail and the bus) it ends.
+    writeFileSync(join(sandbox.agentDir, "session-mail.json"), `${JSON.stringify({ hopLimit: 3 })}\n`);
+    await call("writer", { action: "join", wake: true });
+    say("demo", "(each woken model answers with an event to everyone: a loop, unless something stops it)");
+    const marks = { builder: pi("builder").mark(), writer: pi("writer").mark() };
+    const heldAt = (who: "builder" | "writer") =>
+      pi(who).waitFor(
+        (r) => r.type === "extension_ui_request" && String(r.message ?? "").includes("did not wake this session"),
+        stepTimeoutMs,
+        { since: marks[who] },
+      );
+    show("tester", "(user types) BUS_BOUNCE");
+    await pi("tester").prompt("BUS_BOUNCE", stepTimeoutMs);
+    const stopped = await Promise.any([heldAt("builder"), heldAt("writer")]);
+    show("", `→ ${String(stopped.message)}`);
+    const wokeCount = (who: "builder" | "writer") =>
+      pi(who)
+        .events.slice(marks[who])
+        .filter((r) => r.type === "agent_start").length;
+    show("", `builder woke ${wokeCount("builder")} times, writer ${wokeCount("writer")} times`);
+    check(
+      String(stopped.message).includes("3 hops into a chain of sessions waking each other"),
+      "two wake sessions answering every message stopped at the hop limit, and the person was told why",
+    );
+
     for (const session of pis.values()) await session.close();
     const root = join(sandbox.agentDir, "session-bus");
     const left = readdirSync(root).flatMap((repo) => readdirSync(join(root, repo, "sessions")));
