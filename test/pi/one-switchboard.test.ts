@@ -103,4 +103,18 @@ describe("one roster", () => {
     expect(status).toMatch(/- alice \(this session\) · active · idle · /);
     expect(status).toContain("Mail only, not on the bus: carol · idle.");
   });
+
+  it("shows in session status how many of this session's messages each peer has not read yet", async () => {
+    const alice = await both(ids.alice, "alice");
+    const bob = await both(ids.bob, "bob");
+    await bob.tool({ action: "join", listen: false });
+    await alice.tool({ action: "send", to: "bob", text: "first" });
+    await alice.tool({ action: "send", to: "bob", text: "second" });
+    const status = textOf(await alice.tool({ action: "status" }));
+    expect(status).toMatch(/- bob \([0-9a-f-]+\) · active · idle · not listening · 2 unread \(2 from this session\)/);
+    await bob.tool({ action: "inbox" });
+    expect(textOf(await alice.tool({ action: "status" }))).toMatch(
+      /- bob \([0-9a-f-]+\) · active · idle · not listening · 0 unread · /,
+    );
+  });
 });

@@ -77,6 +77,8 @@ export const heartbeatLateMs = 6 * heartbeatMs;
 // Store bounds.
 /** Ids that become file names (session ids, join tokens, message ids): at most this many characters. */
 export const busIdCharsMax = 128;
+/** The copies of sent messages a session remembers, to show which its peers have not read yet. */
+export const sentRememberedMax = 500;
 /** Pi's session name as a record carries it (longer names are cut). */
 export const sessionNameCharsMax = 256;
 /** A free-text field of a stored record (label, start token, namespace) read back: generous, so a

@@ -51,7 +51,8 @@ function rowHead(s: SessionRow, short: ShortId, mail: MailFacts): string {
   // A count the listing's bound cut says so: the inbox holds that many or more.
   const atLeast = s.unreadAtLeast ? "at least " : "";
   const unread = s.unread === undefined ? "unread unknown" : `${atLeast}${s.unread.toLocaleString("en-US")} unread`;
-  return `- ${who} · active${mailWords(mail.get(s.id))} · ${listeningWords(s.listening)} · ${unread}`;
+  const mine = s.unreadFromThis === undefined ? "" : ` (${s.unreadFromThis.toLocaleString("en-US")} from this session)`;
+  return `- ${who} · active${mailWords(mail.get(s.id))} · ${listeningWords(s.listening)} · ${unread}${mine}`;
 }
 
 /** The mailbox's running sessions on this repository that are not on the bus, in one line. */

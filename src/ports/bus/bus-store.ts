@@ -178,6 +178,9 @@ export interface BusStore {
   /** Files in `id`'s inbox (0 when it has none): a status badge, from one bounded listing, without
    * reading them. */
   countInbox(id: string): Result<FileCount, StoreError>;
+  /** Whether the message file `name` is still in `id`'s inbox (one lstat): not yet read, expired
+   * or pruned. */
+  hasMessage(id: string, name: string): boolean;
   /** Deletes inbox files whose mtime is older than `beforeMs`, looking at no more than `looksMax`
    * of them (the next call goes on where this one stopped, oldest names first); drops the folder of
    * `id` when it is empty and `dropEmpty` (a pruned session). Says how many files went and how many

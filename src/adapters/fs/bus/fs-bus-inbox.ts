@@ -21,7 +21,7 @@ import type {
 } from "../../../ports/bus/bus-store.js";
 import type { StoreError } from "../../../ports/shared/store-error.js";
 import { failedWith } from "../shared/fs-errors.js";
-import { assertEntryName, writeAtomic } from "../shared/fs-files.js";
+import { assertEntryName, mayBeThere, writeAtomic } from "../shared/fs-files.js";
 import { unlinkIfThere } from "../shared/fs-leftovers.js";
 import { readOwnEntry } from "../shared/fs-read.js";
 import {
@@ -46,6 +46,11 @@ import {
   noFolder,
   relist,
 } from "./fs-bus-inbox-index.js";
+
+export function hasMessage(disk: FsBusContext, id: string, name: string): boolean {
+  assertEntryName(name);
+  return isBusId(id) && mayBeThere(disk.fs, `${inboxFolder(disk, id)}/${name}`);
+}
 
 export function openInbox(disk: FsBusContext, id: string): Result<void, StoreError> {
   return ensureOwn(disk, folderPath(disk, "inbox"))

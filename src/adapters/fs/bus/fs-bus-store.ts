@@ -26,6 +26,7 @@ import { busFolders, closeFolder, ensureOwn, type FsBusContext, folderPath, inbo
 import {
   consume,
   countInbox,
+  hasMessage,
   deliver,
   inboxIds,
   listInboxes,
@@ -77,6 +78,7 @@ export function createFsBusStore(options: FsBusStoreOptions): BusStore {
     dropAside: (id, entries) => dropAside(disk, id, entries),
     restoreAside: (id, entries) => restoreShown(disk, id, entries),
     countInbox: (id) => countInbox(disk, id),
+    hasMessage: (id, name) => hasMessage(disk, id, name),
     pruneInbox: (id, beforeMs, dropEmpty, looksMax) => pruneInbox(disk, id, beforeMs, dropEmpty, looksMax),
     listInboxes: () => listInboxes(disk),
     openInbox: (id) => openInbox(disk, id),

@@ -15,6 +15,7 @@ import { type BusIdentity, createMembership, type JoinReport, type JoinRequest }
 import { type PeerClaim, peerClaims, type WatchedClaim, watchedClaims } from "./peer-claims.js";
 import { type SendReport, type SendRequest, send } from "./send.js";
 import { type ClaimedWriteReport, reportClaimedWrites } from "./shell-report.js";
+import { createSentLog, type SentLog } from "./sent-log.js";
 import { type StatusView, snapshot, status } from "./status.js";
 import { type SnapshotSteps, stepwiseSnapshot } from "./stepwise-snapshot.js";
 import { createUnreadCount } from "./unread.js";
@@ -84,6 +85,7 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     lifecycle.membershipChanged(member !== undefined);
   });
   const lifecycle = createLifecycle(ctx, membership);
+  const sentLog = createSentLog(ctx);
   const open = <T>(act: () => Result<T, BusError>): Result<T, BusError> =>
     closed ? err({ kind: "not-started" }) : act();
 
@@ -94,11 +96,17 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
       if (reason === "reload") lifecycle.resumeAfterReload();
     },
     renamed: (name) => membership.renamed(name),
-    status: () => open(() => status(ctx, membership)),
-    snapshot: () => open(() => snapshot(ctx, membership)),
+    status: () => open(() => status(ctx, membership).map((view) => withUnreadFromThis(view, sentLog))),
+    snapshot: () => open(() => snapshot(ctx, membership).map((view) => withUnreadFromThis(view, sentLog))),
     snapshotSteps: () => open(() => stepwiseSnapshot(ctx, membership)),
     join: (request) => open(() => membership.join(request)),
-    send: (request) => open(() => send(ctx, membership, request, listening.turnHops())),
+    send: (request) =>
+      open(() =>
+        send(ctx, membership, request, listening.turnHops()).map((report) => {
+          sentLog.add(report.files);
+          return report;
+        }),
+      ),
     inbox: (limit) =>
       open(() => {
         const read = readInbox(ctx, membership, limit);
@@ -152,4 +160,15 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
       return { released, leftUnread };
     },
   };
+}
+
+/** Each row with the count of this session's messages still unread in its inbox. */
+function withUnreadFromThis(view: StatusView, log: SentLog): StatusView {
+  const unread = log.unreadBy();
+  if (unread.size === 0) return view;
+  const sessions = view.sessions.map((row) => {
+    const count = unread.get(row.id) ?? 0;
+    return count > 0 ? { ...row, unreadFromThis: count } : row;
+  });
+  return { ...view, sessions };
 }

@@ -28,6 +28,14 @@ export interface SendReport {
   delivered: Recipient[];
   /** Not written for these: ask again, never repeat the send (the delivered would get it twice). */
   failed: FailedDelivery[];
+  /** The file each delivered copy was written as, in its recipient's inbox. */
+  files: SentFile[];
+}
+
+/** One copy of a sent message: its recipient and its file name there. */
+export interface SentFile {
+  to: string;
+  name: string;
 }
 
 interface Checked {
@@ -96,7 +104,7 @@ export function send(
     const made = makeOffer(ctx, self.value, offeredTo.id, messageId, held.value);
     if (made.isErr()) return err(made.error);
   }
-  const report: SendReport = { messageId, kind, paths, delivered: [], failed: [] };
+  const report: SendReport = { messageId, kind, paths, delivered: [], failed: [], files: [] };
   for (const recipient of recipients.value) {
     const message: BusMessage = {
       id: messageId,
@@ -110,8 +118,10 @@ export function send(
       hops,
     };
     const written = ctx.store.deliver(message, nowMs);
-    if (written.isOk()) report.delivered.push(recipient);
-    else report.failed.push({ ...recipient, error: written.error });
+    if (written.isOk()) {
+      report.delivered.push(recipient);
+      report.files.push({ to: recipient.id, name: written.value });
+    } else report.failed.push({ ...recipient, error: written.error });
   }
   if (report.delivered.length > 0) return ok(report);
   // Nobody heard of the offer: it stands for nothing.

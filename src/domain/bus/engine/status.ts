@@ -36,6 +36,8 @@ export interface SessionRow {
   heartbeatMs: number;
   /** Alive but stopped by a signal: it reads nothing until continued. */
   stopped: boolean;
+  /** Messages this session sent it that are still in its inbox (among the ones this process sent). */
+  unreadFromThis?: number;
 }
 
 /** A handoff's offer of claims that still stands: `to` may take `keys` from `from`. */

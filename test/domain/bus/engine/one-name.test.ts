@@ -65,3 +65,22 @@ describe("one name", () => {
     );
   });
 });
+
+describe("mail you can follow on the bus", () => {
+  it("shows on each row how many of this session's messages its inbox still holds, until they are read", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.join({ label: "alice" });
+    const bob = h.start("bob");
+    bob.engine.join({ label: "bob" });
+    bob.engine.send({ to: "alice", text: "one", kind: "message" });
+    bob.engine.send({ to: "alice", text: "two", kind: "message" });
+    const row = () => bob.engine.status()._unsafeUnwrap().sessions.find((s) => s.label === "alice");
+    expect(row()?.unreadFromThis).toBe(2);
+    alice.engine.inbox(1);
+    expect(row()?.unreadFromThis).toBe(1);
+    alice.engine.inbox(5);
+    expect(row()?.unreadFromThis).toBeUndefined();
+    expect(alice.engine.status()._unsafeUnwrap().sessions.every((s) => s.unreadFromThis === undefined)).toBe(true);
+  });
+});
