@@ -77,6 +77,8 @@ export interface InboxPruned {
   removed: number;
   left: FileCount;
   looked: number;
+  /** The messages it removed unread that read as messages of this inbox: their senders are told. */
+  expired: BusMessage[];
 }
 
 /** A shown message set aside until the session records that it reached the model. */

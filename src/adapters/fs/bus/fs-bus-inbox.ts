@@ -197,7 +197,8 @@ export function inboxIds(disk: FsBusContext, id: string, nowMs: number): Result<
   return listed.map(() => index.ids);
 }
 
-function readArrival(
+/** One file of `id`'s inbox read as a message (undefined: gone). */
+export function readArrival(
   disk: FsBusContext,
   folder: string,
   id: string,

@@ -4,6 +4,7 @@
 // a message could be deleted unseen: it is moved into tmp/ first (a sender's rename then fails and
 // is retried into a new folder), and removed only if it is empty once no path reaches it.
 import { err, ok, type Result } from "neverthrow";
+import type { BusMessage } from "../../../domain/bus/bus-files.js";
 import { isBusId } from "../../../domain/bus/claim-key.js";
 import {
   asideListedMax,
@@ -28,6 +29,7 @@ import {
   scanFolder,
   tmpName,
 } from "./fs-bus-folders.js";
+import { readArrival } from "./fs-bus-inbox.js";
 import { forgetTurn, takeTurn } from "./fs-bus-prune-turn.js";
 
 const tombPrefix = "inbox~";
@@ -38,16 +40,19 @@ function expire(
   disk: FsBusContext,
   path: string,
   beforeMs: number,
+  /** Called with its mtime just before a regular file is removed. */
+  expiring?: (mtimeMs: number) => void,
 ): Result<"removed" | "removed-other" | "left" | "skipped", StoreError> {
   const seen = lstatIfThere(disk.fs, path);
   if (seen.isErr()) return err(seen.error);
   if (seen.value === undefined || seen.value.isDirectory()) return ok("skipped");
   if (seen.value.mtimeMs >= beforeMs) return ok(seen.value.isFile() ? "left" : "skipped");
   const file = seen.value.isFile();
+  if (file) expiring?.(seen.value.mtimeMs);
   return unlinkIfThere(disk.fs, path).map((gone) => (!gone ? "skipped" : file ? "removed" : "removed-other"));
 }
 
-const emptyPrune: InboxPruned = { removed: 0, left: { files: 0, atLeast: false }, looked: 0 };
+const emptyPrune = (): InboxPruned => ({ removed: 0, left: { files: 0, atLeast: false }, looked: 0, expired: [] });
 
 /** Unlinks entries but folders last changed before `beforeMs`, dot-files and shown mail set aside
  * included, looking at no more than `looksMax` of them (the rest wait for the next prune); then,
@@ -65,7 +70,7 @@ export function pruneInbox(
   if (there.isErr() || !there.value) {
     forgetTurn(disk, folder);
     forgetTurn(disk, `${folder}/${asideFolderName}`);
-    return there.map(() => emptyPrune);
+    return there.map(() => emptyPrune());
   }
   const names: string[] = [];
   let files = 0;
@@ -84,10 +89,17 @@ export function pruneInbox(
   if (scanned.isErr()) return err(scanned.error);
   let removed = 0;
   let filesRemoved = 0;
+  const expired: BusMessage[] = [];
+  // A message about to expire unread is read first: its sender is told what was never read.
+  const readBeforeRemoving = (name: string) => (mtimeMs: number) => {
+    if (name.startsWith(".")) return;
+    const entry = readArrival(disk, folder, id, { name, mtimeMs });
+    if (entry.isOk() && entry.value?.kind === "message") expired.push(entry.value.message);
+  };
   // Nothing expires while the clock is in doubt (the cutoff is -Infinity): nothing to look at.
   const turn = beforeMs === Number.NEGATIVE_INFINITY ? [] : takeTurn(disk, folder, names, looksMax);
   for (const name of turn) {
-    const done = expire(disk, `${folder}/${name}`, beforeMs);
+    const done = expire(disk, `${folder}/${name}`, beforeMs, readBeforeRemoving(name));
     if (done.isErr()) return err(done.error);
     const gone = done.value === "removed" || done.value === "removed-other";
     if (gone && !name.startsWith(".")) removed++;
@@ -99,6 +111,7 @@ export function pruneInbox(
     removed,
     left: { files: Math.max(0, files - filesRemoved), atLeast: scanned.value },
     looked: turn.length + aside.value,
+    expired,
   };
   if (!dropEmpty) return ok(pruned);
   return dropInbox(disk, id).map(() => pruned);

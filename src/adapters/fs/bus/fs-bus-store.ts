@@ -26,8 +26,8 @@ import { busFolders, closeFolder, ensureOwn, type FsBusContext, folderPath, inbo
 import {
   consume,
   countInbox,
-  hasMessage,
   deliver,
+  hasMessage,
   inboxIds,
   listInboxes,
   openInbox,

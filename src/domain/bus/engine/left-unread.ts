@@ -24,11 +24,56 @@ function quotedLine(message: BusMessage): string {
   return `"${clipped.text}${clipped.clipped ? "…" : ""}"`;
 }
 
-function eventText(label: string, messages: readonly BusMessage[]): string {
+/** `2 of your messages`, and `"a", "b"` (at most three quoted, the rest counted). */
+export function unreadWords(messages: readonly BusMessage[]): { count: string; named: string } {
   const count = messages.length === 1 ? "1 of your messages" : `${messages.length} of your messages`;
-  const named = messages.slice(0, 3).map(quotedLine).join(", ");
   const more = messages.length > 3 ? ` and ${messages.length - 3} more` : "";
-  return `${label} left the bus with ${count} unread: ${named}${more}. Send again to a session that is on the bus if it still matters.`;
+  return { count, named: `${messages.slice(0, 3).map(quotedLine).join(", ")}${more}` };
+}
+
+const sendAgain = "Send again to a session that is on the bus if it still matters.";
+
+/** Delivers to each live sender among `bySender` an event from `from` saying `text` of its
+ * messages; returns the labels of the senders told. */
+export function tellSenders(
+  ctx: BusContext,
+  from: { id: string; label: string },
+  bySender: ReadonlyMap<string, BusMessage[]>,
+  hops: number,
+  text: (messages: readonly BusMessage[]) => string,
+): string[] {
+  const peers = readPeers(ctx);
+  const live = new Set(
+    peers.isOk() ? peers.value.sessions.filter((s) => s.state === "active").map((s) => s.record.id) : [],
+  );
+  const nowMs = ctx.clock.now();
+  const told: string[] = [];
+  for (const [sender, messages] of bySender) {
+    if (!live.has(sender) || sender === from.id) continue;
+    const event: BusMessage = {
+      id: ctx.entropy.uuid(),
+      from: from.id,
+      fromLabel: from.label,
+      to: sender,
+      kind: "event",
+      text: `${text(messages)} ${sendAgain}`,
+      paths: [],
+      sentAt: isoFromMs(nowMs),
+      hops,
+    };
+    if (ctx.store.deliver(event, nowMs).isOk()) told.push(messages[0]?.fromLabel ?? sender);
+  }
+  return told;
+}
+
+/** The messages of `messages` grouped by their sender. */
+export function bySenderOf(messages: Iterable<BusMessage>, except: string): Map<string, BusMessage[]> {
+  const grouped = new Map<string, BusMessage[]>();
+  for (const message of messages) {
+    if (message.from === except) continue;
+    grouped.set(message.from, [...(grouped.get(message.from) ?? []), message]);
+  }
+  return grouped;
 }
 
 /** Tells each live sender of the unread mail in this session's inbox what was left (as far as one
@@ -39,32 +84,13 @@ export function tellLeftUnread(ctx: BusContext, membership: Membership, hops: nu
   if (identity === undefined || member === undefined || ctx.ready().isErr()) return undefined;
   const peek = ctx.store.peekInbox(identity.id, inboxLimitMax, inboxTime(ctx));
   if (peek.isErr() || peek.value.files === 0) return undefined;
-  const bySender = new Map<string, BusMessage[]>();
-  for (const entry of peek.value.entries) {
-    if (entry.kind !== "message" || entry.message.from === identity.id) continue;
-    bySender.set(entry.message.from, [...(bySender.get(entry.message.from) ?? []), entry.message]);
-  }
-  const peers = readPeers(ctx);
-  const live = new Set(
-    peers.isOk() ? peers.value.sessions.filter((s) => s.state === "active").map((s) => s.record.id) : [],
-  );
-  const nowMs = ctx.clock.now();
-  const told: string[] = [];
-  for (const [sender, messages] of bySender) {
-    if (!live.has(sender)) continue;
-    const event: BusMessage = {
-      id: ctx.entropy.uuid(),
-      from: identity.id,
-      fromLabel: member.label,
-      to: sender,
-      kind: "event",
-      text: eventText(member.label, messages),
-      paths: [],
-      sentAt: isoFromMs(nowMs),
-      hops,
-    };
-    if (ctx.store.deliver(event, nowMs).isOk()) told.push(messages[0]?.fromLabel ?? sender);
-  }
+  const messages = peek.value.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+  const bySender = bySenderOf(messages, identity.id);
+  const from = { id: identity.id, label: member.label };
+  const told = tellSenders(ctx, from, bySender, hops, (left) => {
+    const { count, named } = unreadWords(left);
+    return `${member.label} left the bus with ${count} unread: ${named}.`;
+  });
   const senders = [...bySender.values()].map((messages) => messages[0]?.fromLabel ?? "");
   return { files: peek.value.files, senders: senders.sort(), told: told.sort() };
 }

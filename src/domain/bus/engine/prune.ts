@@ -3,11 +3,12 @@
 import { err, ok, type Result } from "neverthrow";
 import type { FileCount, StoredOffer } from "../../../ports/bus/bus-store.js";
 import type { BusError } from "../bus-errors.js";
-import type { ClaimName } from "../bus-files.js";
+import type { BusMessage, ClaimName } from "../bus-files.js";
 import { ownerReadsMax, pruneFilesLookedMax, tmpLeftoverAgeMs } from "../limits.js";
 import { planPrune } from "../prune-rules.js";
 import type { JudgedSession } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
+import { tellExpired } from "./expired-unread.js";
 import { pruneOffers } from "./handoff.js";
 import { lapsedObserved } from "./lapsed.js";
 import type { Membership } from "./membership.js";
@@ -70,7 +71,8 @@ function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome
   const reaped = ctx.store.removeClaims(reap).isOk() ? reap.length : 0;
   const unmarked = plan.removeMarks.filter((mark) => !stillThere.has(mark.owner));
   if (unmarked.length > 0) ctx.store.removeMarks(unmarked);
-  const { messagesExpired, unread } = pruneInboxes(ctx, plan.pruneInboxes, plan.messagesBeforeMs);
+  const { messagesExpired, unread, expired } = pruneInboxes(ctx, plan.pruneInboxes, plan.messagesBeforeMs);
+  if (expired.length > 0) tellExpired(ctx, peers.value, expired);
   const offers = peers.value.truncated ? [] : pruneOffers(ctx, peers.value.sessions, selfId);
   ctx.store.sweepTmp(nowMs, tmpLeftoverAgeMs);
   return ok({
@@ -98,7 +100,7 @@ function pruneInboxes(
   ctx: BusContext,
   inboxes: readonly { id: string; dropEmpty: boolean }[],
   beforeMs: number,
-): { messagesExpired: number; unread: Map<string, FileCount> } {
+): { messagesExpired: number; unread: Map<string, FileCount>; expired: BusMessage[] } {
   const from = nextInbox.get(ctx);
   const at = from === undefined ? -1 : inboxes.findIndex((inbox) => inbox.id > from);
   const ordered = at <= 0 ? inboxes : [...inboxes.slice(at), ...inboxes.slice(0, at)];
@@ -106,15 +108,17 @@ function pruneInboxes(
   let looksLeft = pruneFilesLookedMax;
   let messagesExpired = 0;
   const unread = new Map<string, FileCount>();
+  const expired: BusMessage[] = [];
   for (const { id, dropEmpty } of ordered) {
     const pruned = ctx.store.pruneInbox(id, beforeMs, dropEmpty, looksLeft);
     if (pruned.isErr()) continue;
     messagesExpired += pruned.value.removed;
+    expired.push(...pruned.value.expired);
     unread.set(id, pruned.value.left);
     looksLeft -= pruned.value.looked;
     if (looksLeft <= 0 && !nextInbox.has(ctx)) nextInbox.set(ctx, id);
   }
-  return { messagesExpired, unread };
+  return { messagesExpired, unread, expired };
 }
 
 /** When sessions/ was cut at its bound: the owners of claims the listing did not reach, read by their

@@ -1,6 +1,7 @@
 // A session that leaves the bus with mail it never read: each live sender is told what was left,
 // and the engine says what it left for the person's farewell line. A reload leaves nothing.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { messageTtlMs } from "../../../../src/domain/bus/limits.js";
 import { busRoot, createBusHarness, idOf } from "./harness.js";
 
 afterEach(() => vi.useRealTimers());
@@ -45,5 +46,28 @@ describe("leaving with unread mail", () => {
     bob.engine.send({ to: "carol", text: "for later" })._unsafeUnwrap();
     expect(carol.engine.shutdown("reload").leftUnread).toBeUndefined();
     expect(eventsTo(h, "bob")).toEqual([]);
+  });
+});
+
+describe("mail that expires unread", () => {
+  it("tells each live sender what its recipient never read once the TTL removes it", () => {
+    const h = createBusHarness();
+    const alice = h.start("alice");
+    alice.engine.join({ label: "alice", listen: false });
+    const bob = h.start("bob");
+    bob.engine.join({ label: "bob", listen: false });
+    bob.engine.send({ to: "alice", text: "please review\nthe diff", kind: "message" });
+    bob.engine.send({ to: "alice", text: "and the tests", kind: "message" });
+    h.advance(messageTtlMs + 60_000);
+    bob.engine.status();
+    expect(h.inboxFiles("alice")).toEqual([]);
+    const read = bob.engine.inbox(5)._unsafeUnwrap();
+    expect(read.rows.map(({ message: m }) => [m.fromLabel, m.kind, m.text])).toEqual([
+      [
+        "alice",
+        "event",
+        'alice never read 2 of your messages: "please review", "and the tests"; they expired after 24 hours. Send again to a session that is on the bus if it still matters.',
+      ],
+    ]);
   });
 });

@@ -75,12 +75,21 @@ describe("mail you can follow on the bus", () => {
     bob.engine.join({ label: "bob" });
     bob.engine.send({ to: "alice", text: "one", kind: "message" });
     bob.engine.send({ to: "alice", text: "two", kind: "message" });
-    const row = () => bob.engine.status()._unsafeUnwrap().sessions.find((s) => s.label === "alice");
+    const row = () =>
+      bob.engine
+        .status()
+        ._unsafeUnwrap()
+        .sessions.find((s) => s.label === "alice");
     expect(row()?.unreadFromThis).toBe(2);
     alice.engine.inbox(1);
     expect(row()?.unreadFromThis).toBe(1);
     alice.engine.inbox(5);
     expect(row()?.unreadFromThis).toBeUndefined();
-    expect(alice.engine.status()._unsafeUnwrap().sessions.every((s) => s.unreadFromThis === undefined)).toBe(true);
+    expect(
+      alice.engine
+        .status()
+        ._unsafeUnwrap()
+        .sessions.every((s) => s.unreadFromThis === undefined),
+    ).toBe(true);
   });
 });
