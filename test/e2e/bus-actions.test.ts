@@ -67,8 +67,14 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
     expect(shown).toEqual([
       {
         level: "info",
-        message:
-          "This session has not joined the bus.\nNobody has joined the bus on this repository yet.\nClaims: none.",
+        // The other two run the mailbox in this repository: listed, as not on the bus.
+        message: [
+          "This session has not joined the bus. Mail: 0 pending.",
+          "Sessions (2):",
+          `  ${bee.id.slice(0, 8)} (${bee.id}): mail only, idle`,
+          `  ${cat.id.slice(0, 8)} (${cat.id}): mail only, idle`,
+          "Claims: none.",
+        ].join("\n"),
       },
     ]);
   });
@@ -289,12 +295,12 @@ describe("the session tool between real Pi RPC sessions on one repository", () =
     expect(shown).toHaveLength(1);
     expect(shown[0]?.level).toBe("info");
     const lines = shown[0]?.message.split("\n") ?? [];
-    expect(lines.slice(0, 2)).toEqual(["This session: shop, listening: next turn.", "Sessions (3):"]);
+    expect(lines.slice(0, 2)).toEqual(["This session: shop, listening: next turn. Mail: 0 pending.", "Sessions (3):"]);
     expect(lines.slice(2, 5).sort()).toEqual(
       [
-        `  alpha (${ant.id}): active, next turn, 1 unread, no claims`,
-        `  lib (${cat.id}): active, next turn, 0 unread, no claims`,
-        `  shop (you) (${bee.id}): active, next turn, 0 unread, claims: src/api`,
+        `  alpha (${ant.id}): active, idle, next turn, 1 unread, no claims`,
+        `  lib (${cat.id}): active, idle, next turn, 0 unread, no claims`,
+        `  shop (you) (${bee.id}): active, idle, next turn, 0 unread, claims: src/api`,
       ].sort(),
     );
     expect(lines.slice(5)).toEqual(["Claims (1):", "  src/api: shop (you)"]);

@@ -13,6 +13,8 @@ import { startTuiPane, type TmuxPane } from "./harness/tmux-pane.js";
 
 const board = { id: "0190e5e5-b0a7-7000-8000-0000000000b0", name: "board" };
 const peer = { id: "0190e5e5-9ee7-7000-8000-000000000009", label: "peer" };
+/** A session that runs the mailbox in the same repository and never joins the bus. */
+const mailOnly = { id: "0190e6e6-9ee7-7000-8000-00000000000a", name: "scribe" };
 
 /** A Pi start with a cold transpile cache can take 20 s and more on a loaded 2-core machine. */
 const startTimeoutMs = 90_000;
@@ -117,7 +119,15 @@ describe.skipIf(!hasTmux)(title, () => {
     const repo = sandbox.cwdFor(board.id);
     gitInit(repo);
     pane = startTuiPane({ sandbox, sessionId: board.id, name: board.name, columns: 100, rows: 30 });
-    peerProcess = startPi({ sandbox, sessionId: peer.id, cwdFolder: board.id, extensions: [e2ePaths.repoRoot] });
+    // The peer runs the bus alone: the rows below are the bus's (a session of the mailbox alone is
+    // listed too, by the last case).
+    peerProcess = startPi({
+      sandbox,
+      sessionId: peer.id,
+      cwdFolder: board.id,
+      extensions: [e2ePaths.repoRoot],
+      env: { PI_DISABLED_EXTENSIONS: "session-mail" },
+    });
     await Promise.all([
       pane.waitFor((s) => s.includes("(auto)"), "Pi's footer", startTimeoutMs),
       peerProcess.request({ type: "get_state" }, startTimeoutMs),
@@ -184,9 +194,10 @@ describe.skipIf(!hasTmux)(title, () => {
     tui().keys("Tab");
     const sessions = await shows((s) => s.includes("[Sessions (2)]"), "two sessions", keyMs);
     // The selection stays on the row it was on (peer); this session's row sorts before it. The
-    // columns line up: the label column is as wide as "board (you)".
-    expect(sessions).toMatch(/^ {2}board \(you\) {2}active {2}next turn {2}0 unread {2}0 claims$/m);
-    expect(sessions).toMatch(/^> peer {9}active {2}next turn {2}0 unread {2}1 claim$/m);
+    // columns line up: the label column is as wide as "board (you)"; the mailbox's column says this
+    // session is idle, and is blank for the peer, which runs the bus alone.
+    expect(sessions).toMatch(/^ {2}board \(you\) {2}active {2}idle {2}next turn {2}0 unread {2}0 claims$/m);
+    expect(sessions).toMatch(/^> peer {9}active {8}next turn {2}0 unread {2}1 claim$/m);
   });
 
   it("x on its own claim asks y/N: n keeps it, y releases it (and its file)", async () => {
@@ -273,5 +284,25 @@ describe.skipIf(!hasTmux)(title, () => {
     await pressEscape();
     await pressEscape();
     await shows((s) => !boardOpen(s), "the board closed", keyMs);
+  });
+
+  it("lists a session of this repository that uses the mailbox alone, busy or idle, as mail only", async () => {
+    const lone = startPi({
+      sandbox,
+      sessionId: mailOnly.id,
+      name: mailOnly.name,
+      cwdFolder: board.id,
+      extensions: [e2ePaths.repoRoot],
+    });
+    try {
+      await lone.request({ type: "get_state" }, startTimeoutMs);
+      await openBoard();
+      const listed = await shows((s) => s.includes("[Sessions (3)]"), "three sessions", keyMs);
+      expect(listed).toMatch(/^ {2}scribe {7}mail only {2}idle$/m);
+      await pressEscape();
+      await shows((s) => !boardOpen(s), "the board closed", keyMs);
+    } finally {
+      await lone.close();
+    }
   });
 });

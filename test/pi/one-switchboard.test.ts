@@ -104,6 +104,21 @@ describe("one roster", () => {
     expect(status).toContain("Mail only, not on the bus: carol · idle.");
   });
 
+  it("lists the sessions of the mailbox alone on /sessions too, with every member's busy or idle and this session's pending mail", async () => {
+    const alice = await both(ids.alice, "alice");
+    await both(ids.carol, "carol");
+    await alice.tool({ action: "join" });
+    await alice.command();
+    const listing = alice.context.notices.at(-1)?.text ?? "";
+    expect(listing.split("\n")).toEqual([
+      "This session: alice, listening: next turn. Mail: 0 pending.",
+      "Sessions (2):",
+      `  alice (you) (${ids.alice}): active, idle, next turn, 0 unread, no claims`,
+      `  carol (${ids.carol}): mail only, idle`,
+      "Claims: none.",
+    ]);
+  });
+
   it("shows in session status how many of this session's messages each peer has not read yet", async () => {
     const alice = await both(ids.alice, "alice");
     const bob = await both(ids.bob, "bob");

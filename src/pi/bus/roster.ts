@@ -23,3 +23,13 @@ export function answerBusRoster(pi: ExtensionAPI, engine: (quiet: boolean) => Bu
 export function mailFacts(pi: ExtensionAPI): ReadonlyMap<string, MailFact> {
   return askMailFacts(pi.events);
 }
+
+/** The mailbox's running sessions in this worktree that are not on the bus, by name. */
+export function mailOnly(view: StatusView, mail: ReadonlyMap<string, MailFact>): MailFact[] {
+  const members = new Set(view.sessions.filter((s) => s.state === "active").map((s) => s.id));
+  const inRepo = (cwd: string) => cwd === view.root || cwd.startsWith(`${view.root}/`);
+  const named = (f: MailFact) => f.name ?? f.id;
+  return [...mail.values()]
+    .filter((f) => !members.has(f.id) && !f.self && inRepo(f.cwd))
+    .sort((a, b) => named(a).localeCompare(named(b)) || a.id.localeCompare(b.id));
+}

@@ -9,14 +9,17 @@ import type { ActionOutcome, BoardActions } from "./board/board-model.js";
 import { readBoardSnapshot, readBoardSnapshotSteps } from "./board/board-read.js";
 import { formatListing } from "./board/listing.js";
 import { sessionsCommand } from "./registrations.js";
+import { mailFacts } from "./roster.js";
 import type { BusAccess } from "./session-tool.js";
 import { releaseText } from "./texts.js";
 
-function boardActions(access: BusAccess, engine: BusEngine): BoardActions {
+function boardActions(pi: ExtensionAPI, access: BusAccess, engine: BusEngine): BoardActions {
   const outcome = (ok: boolean, message: string): ActionOutcome => ({ ok, message });
+  // The mailbox's side of every session: asked at each read, as the board repaints every second.
+  const mail = () => mailFacts(pi);
   return {
-    snapshot: () => readBoardSnapshot(engine),
-    readSteps: () => readBoardSnapshotSteps(engine),
+    snapshot: () => readBoardSnapshot(engine, mail),
+    readSteps: () => readBoardSnapshotSteps(engine, mail),
     toggleListening() {
       const member = engine.membership();
       // `w` starts a plain watch (next turn) or stops it; wake is set with the tool.
@@ -54,14 +57,14 @@ export function registerSessionsCommand(pi: ExtensionAPI, access: BusAccess): vo
       if (piContext.mode !== "tui") {
         let text: string;
         try {
-          text = formatListing(readBoardSnapshot(engine));
+          text = formatListing(readBoardSnapshot(engine, () => mailFacts(pi)));
         } catch (error) {
           text = error instanceof Error ? error.message : String(error);
         }
         tell(piContext, text, "info");
         return;
       }
-      const actions = boardActions(access, engine);
+      const actions = boardActions(pi, access, engine);
       await piContext.ui.custom<undefined>(
         (tui, theme, keybindings, done) => createBoard(tui, theme, keybindings, () => done(undefined), actions),
         { overlay: true, overlayOptions: { width: "100%", maxHeight: "100%", anchor: "center" } },

@@ -8,6 +8,7 @@ import { idShownCharsMin, labelCharsMax, pathCharsMax, statusTextCharsMax } from
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { uniquePrefixes } from "../../domain/shared/unique-prefix.js";
 import type { MailFact } from "../shared/roster.js";
+import { mailOnly } from "./roster.js";
 import { type ActionText, listeningWords, type ShortId } from "./texts.js";
 
 type MailFacts = ReadonlyMap<string, MailFact>;
@@ -53,16 +54,6 @@ function rowHead(s: SessionRow, short: ShortId, mail: MailFacts): string {
   const unread = s.unread === undefined ? "unread unknown" : `${atLeast}${s.unread.toLocaleString("en-US")} unread`;
   const mine = s.unreadFromThis === undefined ? "" : ` (${s.unreadFromThis.toLocaleString("en-US")} from this session)`;
   return `- ${who} · active${mailWords(mail.get(s.id))} · ${listeningWords(s.listening)} · ${unread}${mine}`;
-}
-
-/** The mailbox's running sessions on this repository that are not on the bus, in one line. */
-function mailOnly(view: StatusView, mail: MailFacts): MailFact[] {
-  const members = new Set(view.sessions.filter((s) => s.state === "active").map((s) => s.id));
-  const inRepo = (cwd: string) => cwd === view.root || cwd.startsWith(`${view.root}/`);
-  const named = (f: MailFact) => f.name ?? f.id;
-  return [...mail.values()]
-    .filter((f) => !members.has(f.id) && !f.self && inRepo(f.cwd))
-    .sort((a, b) => named(a).localeCompare(named(b)) || a.id.localeCompare(b.id));
 }
 
 function mailOnlyLine(sessions: readonly MailFact[]): string[] {

@@ -20,6 +20,7 @@ export function answerMailRoster(pi: ExtensionAPI, engine: () => MailboxEngine |
       ...(s.waitingOn === "" ? {} : { waitingOn: nameOf(s.waitingOn) ?? s.waitingOn }),
       stopped: s.stopped,
       self: s.self,
+      ...(s.self ? { pending: current.footer().pending } : {}),
     }));
   });
 }

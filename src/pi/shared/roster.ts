@@ -24,6 +24,8 @@ export interface MailFact {
   waitingOn?: string;
   stopped: boolean;
   self: boolean;
+  /** This session's own mail not yet read by its model (on its own fact only). */
+  pending?: number;
 }
 
 /** A live bus member as the bus sees it. */

@@ -15,11 +15,25 @@ interface BoardSelf {
   listening: Listening;
 }
 
+/** What the mailbox of this process says of a session: busy or idle, and whom it waits on. */
+export interface MailSide {
+  state: "idle" | "busy";
+  /** The name of the session an ask of it waits on. */
+  waitingOn?: string;
+  stopped: boolean;
+}
+
 export interface SessionRow {
   id: string;
+  /** Its bus label; for a session of the mailbox alone, its name (or the start of its id). */
   label: string;
-  /** `gone`: the process is provably dead; the row stays until its heartbeat ages out. */
-  state: "active" | "gone";
+  /** Pi's session name, when it has one. */
+  name?: string;
+  /** `gone`: the process is provably dead; the row stays until its heartbeat ages out. `mail only`:
+   * a running session in this repository that uses the mailbox and is not on the bus. */
+  state: "active" | "gone" | "mail only";
+  /** Absent when the mailbox is not loaded in this session (or does not list it). */
+  mail?: MailSide;
   /** `unknown`: a record written before listening was recorded. */
   listening: Listening | "unknown";
   unread: number;
@@ -81,6 +95,8 @@ interface OfferRow {
 
 export interface BoardSnapshot {
   self: BoardSelf;
+  /** This session's mail not yet read by its model (the mailbox's pending), when the mailbox is loaded. */
+  mailPending?: number;
   sessions: readonly SessionRow[];
   /** This session's inbox only: the board shows no other session's mail. */
   inbox: readonly InboxRow[];

@@ -5,7 +5,7 @@ import { observedLapseMs } from "../../../domain/bus/limits.js";
 import { formatAge } from "../../../domain/shared/text/age.js";
 import { stripUnsafe, wrapToWidth } from "../../shared/display-width.js";
 import type { BoardSnapshot, ClaimRow, MessageRow, SessionRow, UnreadableRow } from "./board-model.js";
-import { inboxKey, oneLine, type Tab, unreadCount, visibleSessions } from "./board-rows.js";
+import { inboxKey, mailWords, oneLine, shownName, type Tab, unreadCount, visibleSessions } from "./board-rows.js";
 
 interface Pane {
   title: string;
@@ -35,11 +35,13 @@ function formatTime(epochMs: number): string {
 function sessionPane(row: SessionRow, width: number): Pane {
   const observed = new Set(row.observed);
   return {
-    title: `Session ${oneLine(row.label)}${row.self ? " (you)" : ""}`,
+    title: `Session ${shownName(row)}${row.self ? " (you)" : ""}`,
     lines: [
-      ...field("label", [row.label], width),
+      ...field(row.state === "mail only" ? "name" : "label", [row.label], width),
+      ...(row.name === undefined || row.state === "mail only" ? [] : field("Pi name", [row.name], width)),
       ...field("id", [row.id], width),
       ...field("state", [row.state], width),
+      ...(row.mail === undefined ? [] : field("mail", [mailWords(row)], width)),
       ...field("listening", [row.listening], width),
       ...field("unread", [unreadCount(row)], width),
       ...field("heartbeat", [formatAge(row.heartbeatAgeMs)], width),

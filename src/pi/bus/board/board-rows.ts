@@ -41,10 +41,34 @@ const you = (self: boolean) => (self ? " (you)" : "");
 export const unreadCount = (row: SessionRow): string =>
   `${row.unreadAtLeast === true ? "at least " : ""}${row.unread.toLocaleString("en-US")}`;
 
+/** A session as the board names it: its label, with Pi's name before it when the two differ. */
+export function shownName(row: SessionRow): string {
+  const { name } = row;
+  if (name === undefined || row.state === "mail only" || name.toLowerCase() === row.label.toLowerCase())
+    return oneLine(row.label);
+  return `${oneLine(name)} (bus: ${oneLine(row.label)})`;
+}
+
+/** What the mailbox says of it: `busy`, `idle, waiting on lead`, `stopped`; "" when unknown. */
+export function mailWords(row: SessionRow): string {
+  const mail = row.mail;
+  if (mail === undefined) return "";
+  const state = mail.stopped ? "stopped" : mail.state;
+  return mail.waitingOn === undefined ? state : `${state}, waiting on ${oneLine(mail.waitingOn)}`;
+}
+
 function sessionCells(row: SessionRow): string[] {
+  const label = `${shownName(row)}${you(row.self)}`;
+  if (row.state === "mail only") return [label, row.state, mailWords(row), "", "", ""];
   const listening = row.state === "gone" ? "" : row.listening;
-  const label = `${oneLine(row.label)}${you(row.self)}`;
-  return [label, row.state, listening, `${unreadCount(row)} unread`, plural(row.claims.length, "claim")];
+  return [
+    label,
+    row.state,
+    mailWords(row),
+    listening,
+    `${unreadCount(row)} unread`,
+    plural(row.claims.length, "claim"),
+  ];
 }
 
 function inboxCells(row: InboxRow): string[] {

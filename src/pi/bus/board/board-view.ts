@@ -58,7 +58,8 @@ function titleLine(snapshot: BoardSnapshot, theme: BoardTheme): string {
   const who = self.joined
     ? `this session: ${oneLine(self.label ?? self.id)} · listening: ${self.listening}`
     : "this session has not joined · w joins it and listens";
-  return `${theme.bold("Session bus")} · ${who}`;
+  const mail = snapshot.mailPending === undefined ? "" : ` · mail: ${snapshot.mailPending} pending`;
+  return `${theme.bold("Session bus")} · ${who}${mail}`;
 }
 
 function tabsLine(snapshot: BoardSnapshot, active: Tab, theme: BoardTheme): string {
