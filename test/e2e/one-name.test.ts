@@ -1,14 +1,17 @@
 // One name and one roster between real `pi --mode rpc` processes with both extensions: a session
 // whose Pi name cannot be a label joins under the label derived from it; mail reaches it by that
 // label; the mail listing shows its label beside its name with its bus facts; a rename moves the
-// derived label; and a label another running session is named is refused, naming it.
+// derived label; a label another running session is named is refused, naming it; and a person's
+// hold of the mail keeps bus mail from waking the session too.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   busFolder,
+  busNotices,
   gitRepository,
+  quietFor,
   sessionOk,
   sessionRefused,
   startBusSessions,
@@ -16,11 +19,13 @@ import {
 } from "./bus-support.js";
 import { toolEnd } from "./harness/rpc-records.js";
 import { createSandbox, type PiSession, type Sandbox, unexpectedStderr } from "./harness/rpc-session.js";
-import { readAllMail } from "./mail-support.js";
+import { notice, readAllMail } from "./mail-support.js";
 
 const ant = { id: "0190a1a1-5555-7000-8000-0000000000a1", folder: "works", name: "ant" };
 const bee = { id: "0190b2b2-5555-7000-8000-0000000000b2", folder: "works", name: "Code Reviewer 🚀" };
 const runMs = 30_000;
+/** Longer than two bus polls. */
+const quietMs = 5_000;
 
 const call = (tool: string, args: object) => `CALL_TOOL ${tool} ${JSON.stringify(args)}`;
 
@@ -59,8 +64,11 @@ describe("one name and one roster, between real Pi RPC sessions", () => {
       label: "code-reviewer",
       name: "Code Reviewer 🚀",
     });
+    const sinceB = b.mark();
     const sent = await toolText(a, "session_mail_send", { to: "code-reviewer", message: "by label" });
     expect(sent.isError).toBe(false);
+    // The message wakes bee (idle): its run settles before the next case prompts it.
+    await b.waitFor((r) => r.type === "agent_settled", runMs, { since: sinceB });
     expect(readAllMail(sandbox).filter((m) => m.path.includes("/sent/") && m.envelope.to === bee.id)).toHaveLength(1);
     const listed = await toolText(a, "session_mail_list", {});
     expect(listed.text).toMatch(
@@ -82,8 +90,25 @@ describe("one name and one roster, between real Pi RPC sessions", () => {
     await b.request({ type: "set_session_name", name: "Lead Reviewer" }, runMs);
     const moved = () => busLabels(sandbox).find((r) => r.id === bee.id);
     expect(moved()).toMatchObject({ label: "lead-reviewer", name: "Lead Reviewer" });
+    const sinceB = b.mark();
     const sent = await toolText(a, "session_mail_send", { to: "lead-reviewer", message: "after the rename" });
     expect(sent.isError).toBe(false);
+    await b.waitFor((r) => r.type === "agent_settled", runMs, { since: sinceB });
+  });
+
+  it("a person's hold keeps bus mail from waking the session too; it comes with the next prompt", async () => {
+    await sessionOk(b, { action: "join", wake: true });
+    await b.request({ type: "prompt", message: "/mailbox hold" });
+    await b.waitFor((r) => notice(r)?.message.startsWith("Holding mail back") === true, runMs, { since: 0 });
+    const sinceB = b.mark();
+    await sessionOk(a, { action: "send", to: "lead-reviewer", kind: "message", text: "wake up?" });
+    // Several bus polls (2 s each) and the watcher's hint: a wake that was going to come has come.
+    await quietFor(quietMs);
+    expect(b.events.slice(sinceB).filter((r) => r.type === "agent_start")).toEqual([]);
+    await b.request({ type: "prompt", message: "/mailbox accept" });
+    const next = await b.prompt("anything new?", runMs);
+    const reported = busNotices(next.records);
+    expect(reported.map((n) => n.delivery)).toEqual(["next-turn"]);
   });
 
   it("no session printed anything but JSON records, an extension error, or unexpected stderr", () => {

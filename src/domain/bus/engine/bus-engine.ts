@@ -96,28 +96,18 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
       if (reason === "reload") lifecycle.resumeAfterReload();
     },
     renamed: (name) => membership.renamed(name),
-    status: () => open(() => status(ctx, membership).map((view) => withUnreadFromThis(view, sentLog))),
-    snapshot: () => open(() => snapshot(ctx, membership).map((view) => withUnreadFromThis(view, sentLog))),
+    status: () => open(() => status(ctx, membership).map(withUnreadFromThis(sentLog))),
+    snapshot: () => open(() => snapshot(ctx, membership).map(withUnreadFromThis(sentLog))),
     snapshotSteps: () => open(() => stepwiseSnapshot(ctx, membership)),
     join: (request) => open(() => membership.join(request)),
-    send: (request) =>
-      open(() =>
-        send(ctx, membership, request, listening.turnHops()).map((report) => {
-          sentLog.add(report.files);
-          return report;
-        }),
-      ),
+    send: (request) => open(() => send(ctx, membership, request, listening.turnHops()).map(sentLog.logged)),
     inbox: (limit) =>
       open(() => {
         const read = readInbox(ctx, membership, limit);
         unread.refresh(membership.identity()?.id);
         return read;
       }),
-    claim: (paths) =>
-      open(() => {
-        lifecycle.freshen();
-        return claim(ctx, membership, paths);
-      }),
+    claim: (paths) => open(() => lifecycle.freshened(() => claim(ctx, membership, paths))),
     release: (paths) => open(() => release(ctx, membership, paths)),
     checkEdit: (path) =>
       open(() => {
@@ -127,11 +117,7 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     peerClaims: () => open(() => peerClaims(ctx, membership)),
     watchedClaims: () => open(() => watchedClaims(ctx, membership)),
     reportClaimedWrites: (report) => open(() => reportClaimedWrites(ctx, membership, report, listening.turnHops())),
-    accept: (id) =>
-      open(() => {
-        lifecycle.freshen();
-        return accept(ctx, membership, id);
-      }),
+    accept: (id) => open(() => lifecycle.freshened(() => accept(ctx, membership, id))),
     releaseKeys: (keys) => open(() => releaseKeys(ctx, membership, keys)),
     peek: (max) => open(() => peekInbox(ctx, membership, max)),
     inboxIds: () => open(() => inboxIds(ctx, membership)),
@@ -163,12 +149,14 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
 }
 
 /** Each row with the count of this session's messages still unread in its inbox. */
-function withUnreadFromThis(view: StatusView, log: SentLog): StatusView {
-  const unread = log.unreadBy();
-  if (unread.size === 0) return view;
-  const sessions = view.sessions.map((row) => {
-    const count = unread.get(row.id) ?? 0;
-    return count > 0 ? { ...row, unreadFromThis: count } : row;
-  });
-  return { ...view, sessions };
-}
+const withUnreadFromThis =
+  (log: SentLog) =>
+  (view: StatusView): StatusView => {
+    const unread = log.unreadBy();
+    if (unread.size === 0) return view;
+    const sessions = view.sessions.map((row) => {
+      const count = unread.get(row.id) ?? 0;
+      return count > 0 ? { ...row, unreadFromThis: count } : row;
+    });
+    return { ...view, sessions };
+  };

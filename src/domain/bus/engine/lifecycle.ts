@@ -18,6 +18,8 @@ interface Lifecycle {
   /** Beats now if the heartbeat is overdue (the wall clock jumped, or the process was suspended):
    * peers may judge the record expired and reap what this session is about to claim. */
   freshen(): void;
+  /** `act` after freshen(): a claim or an accept, which peers must not see expire meanwhile. */
+  freshened<T>(act: () => T): T;
   /** After a reload: take on the record this very process wrote before it. */
   resumeAfterReload(): void;
   /** Stops the timer; leaves the bus unless a reload keeps the membership. Returns the claim keys
@@ -106,6 +108,10 @@ export function createLifecycle(ctx: BusContext, membership: Membership): Lifecy
     }
   }
 
+  const freshen = () => {
+    if (heartbeat.armed() && ctx.clock.now() - writtenMs > heartbeatMs) beat();
+  };
+
   return {
     membershipChanged(joined) {
       if (!joined) heartbeat.stop();
@@ -118,8 +124,10 @@ export function createLifecycle(ctx: BusContext, membership: Membership): Lifecy
     beat: () => {
       beat();
     },
-    freshen() {
-      if (heartbeat.armed() && ctx.clock.now() - writtenMs > heartbeatMs) beat();
+    freshen,
+    freshened(act) {
+      freshen();
+      return act();
     },
     resumeAfterReload() {
       const identity = membership.identity();

@@ -6,7 +6,8 @@ import type { BusContext } from "./context.js";
 import type { SentFile } from "./send.js";
 
 export interface SentLog {
-  add(files: readonly SentFile[]): void;
+  /** Remembers the copies a send wrote; returns its report unchanged. */
+  logged<R extends { files: readonly SentFile[] }>(report: R): R;
   /** Per recipient id, how many of the remembered copies are still in its inbox. */
   unreadBy(): Map<string, number>;
 }
@@ -14,9 +15,10 @@ export interface SentLog {
 export function createSentLog(ctx: BusContext): SentLog {
   let files: SentFile[] = [];
   return {
-    add(sent) {
-      files.push(...sent);
+    logged(report) {
+      files.push(...report.files);
       if (files.length > sentRememberedMax) files = files.slice(-sentRememberedMax);
+      return report;
     },
     unreadBy() {
       files = files.filter((f) => ctx.store.hasMessage(f.to, f.name));
