@@ -50,10 +50,11 @@ export type BusError =
 
 const label = (text: string) => sanitizeField(text, labelCharsMax);
 
-/** A running session by its name and the start of its id, which tells sessions of one name apart. */
-function holderWords(id: string, name: string | undefined): string {
-  const prefix = label(id.slice(0, 8));
-  return name === undefined ? `the running session ${prefix}` : `the running session ${label(name)} (id ${prefix}…)`;
+/** A running session by its name and the start of its id, which tells sessions of one name apart
+ * (`prefix`: the shortest start no other live session's id shares; else the first 8 characters). */
+function holderWords(id: string, name: string | undefined, prefix = id.slice(0, 8)): string {
+  const start = label(prefix);
+  return name === undefined ? `the running session ${start}` : `the running session ${label(name)} (id ${start}…)`;
 }
 const path = (text: string) => sanitizeField(text, pathCharsMax);
 
@@ -137,7 +138,7 @@ export function describeBusError(error: BusError): string {
     case "invalid-label":
       return `"${label(error.label)}" is not a label: use lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most ${labelCharsMax} characters.`;
     case "label-taken":
-      return `The label ${label(error.label)} is taken by ${holderWords(error.holder, error.holderName)}; nothing was changed. Join under another label, or without one for a derived label.`;
+      return `The label ${label(error.label)} is taken by ${holderWords(error.holder, error.holderName, error.holderPrefix)}; nothing was changed. Join under another label, or without one for a derived label.`;
     case "empty-text":
       return "The message is empty: nothing was sent.";
     case "text-too-long":

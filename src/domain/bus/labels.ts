@@ -1,7 +1,8 @@
 // How peers address a session: a short lower-case label, unique among live sessions (compared
 // case-insensitively), derived from Pi's session name or the cwd unless one is asked for.
 import { err, ok, type Result } from "neverthrow";
-import { labelCharsMax, labelSuffixHexMin } from "./limits.js";
+import { uniquePrefixes } from "../shared/unique-prefix.js";
+import { idShownCharsMin, labelCharsMax, labelSuffixHexMin } from "./limits.js";
 
 const labelSyntax = new RegExp(`^[a-z0-9][a-z0-9._-]{0,${labelCharsMax - 1}}$`);
 /** The label a session gets when neither its name nor its cwd leaves a usable character. */
@@ -11,7 +12,7 @@ export type LabelError =
   | { kind: "invalid-label"; label: string }
   /** A live session holds it as its label or its name; `holder` is that session's id and
    * `holderName` what it holds (the label is the one asked for). */
-  | { kind: "label-taken"; label: string; holder: string; holderName?: string };
+  | { kind: "label-taken"; label: string; holder: string; holderName?: string; holderPrefix?: string };
 
 /** A live session's label or Pi name, as the uniqueness rule sees it (`name`: held as a name). */
 export interface LabelHolder {
@@ -54,6 +55,19 @@ export function derivedBase(sessionName: string | undefined, realCwd: string): s
   return slugifyLabel(name !== undefined && name !== "" ? name : baseName(realCwd));
 }
 
+/** The refusal of `label`, naming its holder by what it holds and the shortest prefix of its id that
+ * no other live session's id starts with (sessions started in one minute share their first 8). */
+export function takenBy(label: string, holder: LabelHolder, live: readonly LabelHolder[]): LabelError {
+  const prefix = uniquePrefixes([...new Set(live.map((h) => h.id))], idShownCharsMin).get(holder.id);
+  return {
+    kind: "label-taken",
+    label,
+    holder: holder.id,
+    holderName: holder.label,
+    ...(prefix === undefined ? {} : { holderPrefix: prefix }),
+  };
+}
+
 /** The live session other than `selfId` holding `label`, if any. */
 export function findHolder(label: string, selfId: string, live: readonly LabelHolder[]): LabelHolder | undefined {
   return live.find((holder) => holder.id !== selfId && sameLabel(holder.label, label));
@@ -92,8 +106,7 @@ export function chooseLabel(request: LabelRequest, live: readonly LabelHolder[])
   if (request.explicit !== undefined) {
     if (!isLabel(request.explicit)) return err({ kind: "invalid-label", label: request.explicit });
     const holder = findHolder(request.explicit, request.selfId, live);
-    if (holder !== undefined)
-      return err({ kind: "label-taken", label: request.explicit, holder: holder.id, holderName: holder.label });
+    if (holder !== undefined) return err(takenBy(request.explicit, holder, live));
     return ok(request.explicit);
   }
   if (request.current !== undefined) return ok(request.current);

@@ -8,6 +8,7 @@ import {
   findHolder,
   isLabel,
   slugifyLabel,
+  takenBy,
   uniqueLabel,
 } from "../../../src/domain/bus/labels.js";
 import { labelCharsMax } from "../../../src/domain/bus/limits.js";
@@ -122,6 +123,7 @@ describe("chooseLabel", () => {
       label: "repo",
       holder: other,
       holderName: "REPO",
+      holderPrefix: other.slice(0, 8),
     });
   });
 
@@ -142,5 +144,21 @@ describe("chooseLabel", () => {
 
   it("derives and suffixes when nothing is asked and nothing is held", () => {
     expect(chooseLabel(request, [{ id: other, label: "repo" }])._unsafeUnwrap()).toBe("repo-beef");
+  });
+});
+
+describe("takenBy", () => {
+  it("names the holder by the shortest start of its id no other live session's id shares", () => {
+    const twins = [
+      { id: "0190a1a1-7f64-7000-8000-00000000a11c", label: "alice" },
+      { id: "0190a1a1-809c-7000-8000-000000000b0b", label: "bob" },
+    ];
+    expect(takenBy("bob", twins[1]!, twins)).toEqual({
+      kind: "label-taken",
+      label: "bob",
+      holder: twins[1]!.id,
+      holderName: "bob",
+      holderPrefix: "0190a1a1-8",
+    });
   });
 });

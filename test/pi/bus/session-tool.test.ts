@@ -137,7 +137,7 @@ describe("join", () => {
     await alice.tool({ action: "join", label: "billing-core" });
     alice.labels.length = 0;
     expect(await alice.refusal({ action: "join", label: "integrator" })).toBe(
-      `The label integrator is taken by the running session integrator (id ${ids.bob.slice(0, 8)}…); nothing was changed. Join under another label, or without one for a derived label.`,
+      `The label integrator is taken by the running session integrator (id ${ids.bob.slice(0, 10)}…); nothing was changed. Join under another label, or without one for a derived label.`,
     );
     expect(alice.pi.name).toBe("billing-core");
     expect(alice.labels).toEqual([]);

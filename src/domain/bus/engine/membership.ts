@@ -6,7 +6,7 @@ import { isoFromMs } from "../../shared/text/iso-time.js";
 import type { BusError } from "../bus-errors.js";
 import type { SessionRecord } from "../bus-files.js";
 import { isBusId } from "../claim-key.js";
-import { chooseLabel, findHolder } from "../labels.js";
+import { chooseLabel, findHolder, takenBy } from "../labels.js";
 import { recordsListedMax, sessionNameCharsMax } from "../limits.js";
 import { type JudgedSession, namesProcess } from "../session-liveness.js";
 import { type BusContext, fromStore } from "./context.js";
@@ -170,7 +170,7 @@ function join(
         previous === undefined ? ctx.store.removeRecord(id, next.joinToken) : ctx.store.writeRecord(previous),
       );
       if (undone.isErr()) return err(undone.error);
-      return err({ kind: "label-taken", label: next.label, holder: holder.id, holderName: holder.label });
+      return err(takenBy(next.label, holder, live));
     }
     const again = chooseLabel({ ...asked, current: undefined }, live);
     if (again.isErr()) return err(again.error);

@@ -37,7 +37,7 @@ describe("join", () => {
     h.start("alice").engine.join({ label: "api" });
     const bob = h.start("bob");
     bob.engine.join({ label: "web" });
-    expect(bob.engine.join({ label: "api" })._unsafeUnwrapErr()).toEqual({
+    expect(bob.engine.join({ label: "api" })._unsafeUnwrapErr()).toMatchObject({
       kind: "label-taken",
       label: "api",
       holder: idOf.alice,
@@ -64,7 +64,7 @@ describe("join", () => {
 
   it("never lets two sessions joining at once both hold one label asked for: the later writer is refused", () => {
     const { h, joined, labels } = racingJoins({ label: "billing" });
-    expect(joined._unsafeUnwrapErr()).toEqual({
+    expect(joined._unsafeUnwrapErr()).toMatchObject({
       kind: "label-taken",
       label: "billing",
       holder: idOf.bob,

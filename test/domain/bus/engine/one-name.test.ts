@@ -20,7 +20,7 @@ describe("one name", () => {
     h.start("alice", { sessionName: "builder" }).engine.join({ label: "api" });
     const bob = h.start("bob");
     const refused = bob.engine.join({ label: "builder" })._unsafeUnwrapErr();
-    expect(refused).toEqual({ kind: "label-taken", label: "builder", holder: idOf.alice, holderName: "builder" });
+    expect(refused).toMatchObject({ kind: "label-taken", label: "builder", holder: idOf.alice, holderName: "builder" });
     expect(describeBusError(refused)).toBe(
       `The label builder is taken by the running session builder (id ${idOf.alice.slice(0, 8)}…); nothing was changed. Join under another label, or without one for a derived label.`,
     );
