@@ -9,6 +9,7 @@ import { readConfig } from "../config.js";
 import type { MailKind } from "../envelope.js";
 import { checkHopLimit } from "../hop-rules.js";
 import { sendBodyBytesMax, waitChainMax } from "../limits.js";
+import type { RunningRecord } from "../running-record.js";
 import type { AskLedger } from "./ask-ledger.js";
 import type { MailContext } from "./context.js";
 import type { Delivery } from "./delivery.js";
@@ -78,6 +79,8 @@ function hopLimit(ctx: OutboxContext): number {
 interface Resolved {
   address: Address;
   running: boolean;
+  /** Its running record as judged while resolving (undefined: not running). */
+  record?: RunningRecord | undefined;
 }
 
 function resolveRecipient(ctx: OutboxContext, to: string): Result<Resolved, SendError> {
@@ -87,7 +90,7 @@ function resolveRecipient(ctx: OutboxContext, to: string): Result<Resolved, Send
     // Only the sessions `to` could name are judged; a refusal as ambiguous (rare) judges them all,
     // so that the prefix it shows for each candidate reaches that one alone.
     return resolveAddress(to, me, candidates)
-      .map((address) => ({ address, running: named.has(address) }))
+      .map((address) => ({ address, running: named.has(address), record: named.get(address)?.record }))
       .mapErr(
         (error): SendError => ({
           kind: "address",
@@ -102,15 +105,16 @@ function resolveRecipient(ctx: OutboxContext, to: string): Result<Resolved, Send
 function sendRequest(ctx: OutboxContext, to: string, body: string, via: "command" | "hook"): Result<Sent, SendError> {
   return self(ctx)
     .andThen(() => checkBody(body))
-    .andThen((): Result<{ address: Address; running: boolean | undefined }, SendError> => {
+    .andThen((): Result<Resolved, SendError> => {
       if (via === "command") return resolveRecipient(ctx, to);
       // Any address, as given and not resolved: a closed session's id need not be a UUID (Pi takes
       // any --session-id). Only what is safe as one path segment gets this far.
       if (!isAddress(to)) return err({ kind: "invalid-address", to });
       if (to === ctx.session.address()) return err({ kind: "address", error: { kind: "self", address: to } });
-      return ok({ address: to, running: ctx.presence.findRunning(to) !== undefined });
+      const record = ctx.presence.findRunning(to);
+      return ok({ address: to, running: record !== undefined, record });
     })
-    .andThen((resolved) => refusedBy(ctx, resolved.address).map(() => resolved))
+    .andThen((resolved) => refusedBy(resolved).map(() => resolved))
     .andThen(({ address, running }) => {
       const hops = via === "hook" && ctx.run.busy() ? ctx.run.hops().count : 0;
       return writeMail(ctx, ctx, { to: address, kind: "request", hops, body }, running);
@@ -122,7 +126,7 @@ function sendMessage(ctx: OutboxContext, to: string, body: string): Result<Sent,
   return self(ctx)
     .andThen(() => resolveRecipient(ctx, to))
     .andThen((resolved) => checkBody(body).map(() => resolved))
-    .andThen((resolved) => refusedBy(ctx, resolved.address).map(() => resolved))
+    .andThen((resolved) => refusedBy(resolved).map(() => resolved))
     .andThen(({ address, running }) => {
       // Read once: the count asks the bus too (over Pi's event bus).
       const hops = ctx.run.hops();
@@ -173,10 +177,10 @@ function writeAsk(ctx: OutboxContext, to: string, body: string): Result<Sent, Se
     });
 }
 
-/** Refused when the recipient's person refuses mail now, as its running record says (read fresh:
- * the sender sees it before anything is written). A recipient not running refuses nothing. */
-function refusedBy(ctx: OutboxContext, address: Address): Result<void, SendError> {
-  const record = ctx.presence.find(address)?.record;
+/** Refused when the recipient's person refuses mail now, as its running record says (the one read
+ * while resolving it: the sender sees it before anything is written). A recipient not running
+ * refuses nothing. */
+function refusedBy({ address, record }: Resolved): Result<void, SendError> {
   return record?.mailMode === "refuse" ? err({ kind: "refused", to: address, name: record.name }) : ok(undefined);
 }
 
