@@ -1,6 +1,7 @@
 // How peers address a session: a short lower-case label, unique among live sessions (compared
 // case-insensitively), derived from Pi's session name or the cwd unless one is asked for.
 import { err, ok, type Result } from "neverthrow";
+import { sameLabel } from "../shared/text/same-label.js";
 import { uniquePrefixes } from "../shared/unique-prefix.js";
 import { idShownCharsMin, labelCharsMax, labelSuffixHexMin } from "./limits.js";
 
@@ -23,10 +24,6 @@ export interface LabelHolder {
 
 export function isLabel(text: string): boolean {
   return labelSyntax.test(text);
-}
-
-export function sameLabel(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }
 
 /** A name made into a label: accents dropped, lower case, every run of other characters one `-`. */

@@ -2,8 +2,8 @@
 // hands it the sessions it judged.
 import { err, ok, type Result } from "neverthrow";
 import { codePointCount } from "../shared/text/code-points.js";
+import { sameLabel } from "../shared/text/same-label.js";
 import type { BusKind } from "./bus-files.js";
-import { sameLabel } from "./labels.js";
 import { messageTextCharsMax } from "./limits.js";
 import type { SessionState } from "./session-liveness.js";
 

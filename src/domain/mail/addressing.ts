@@ -1,4 +1,5 @@
 import { err, ok, type Result } from "neverthrow";
+import { sameLabel } from "../shared/text/same-label.js";
 import { sanitizeField } from "../shared/text/sanitize.js";
 import { uniquePrefixes as sharedUniquePrefixes } from "../shared/unique-prefix.js";
 import { type Address, isAddress, isUuid, shortId } from "./address.js";
@@ -9,11 +10,6 @@ export interface Addressee {
   name: string | undefined;
   /** Its bus label, when it is on the bus of its process: reached like a name, in any case. */
   label?: string | undefined;
-}
-
-/** Bus labels compare without regard to case, as the bus compares them. */
-export function sameLabel(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }
 
 /** A session an ambiguous recipient matched, with the shortest prefix that reaches it alone. */

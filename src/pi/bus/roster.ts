@@ -2,7 +2,7 @@
 // and listening mode), and the mailbox's facts it asks for (names, busy or idle, whom each waits on).
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { BusEngine, StatusView } from "../../domain/bus/engine/index.js";
-import { answerBusFacts, askMailFacts, type BusFact, type MailFact } from "../shared/roster.js";
+import { answerBusFacts, askMailFacts, type BusFact, type MailFact, type MailFacts } from "../shared/roster.js";
 
 /** The live members of a snapshot as the mailbox lists them. */
 function busFactsOf(view: StatusView): BusFact[] {
@@ -25,7 +25,7 @@ export function mailFacts(pi: ExtensionAPI): ReadonlyMap<string, MailFact> {
 }
 
 /** The mailbox's running sessions in this worktree that are not on the bus, by name. */
-export function mailOnly(view: StatusView, mail: ReadonlyMap<string, MailFact>): MailFact[] {
+export function mailOnly(view: StatusView, mail: MailFacts): MailFact[] {
   const members = new Set(view.sessions.filter((s) => s.state === "active").map((s) => s.id));
   const inRepo = (cwd: string) => cwd === view.root || cwd.startsWith(`${view.root}/`);
   const named = (f: MailFact) => f.name ?? f.id;

@@ -3,15 +3,14 @@
 // that order, while the budget lasts. What did not fit is counted in one closing line that says
 // where to see it, so a bus of thousands of claims costs a few thousand characters, not 400 KB.
 import type { SessionRow, StatusView } from "../../domain/bus/engine/index.js";
-import { sameLabel } from "../../domain/bus/labels.js";
 import { idShownCharsMin, labelCharsMax, pathCharsMax, statusTextCharsMax } from "../../domain/bus/limits.js";
+import { labelWithName } from "../../domain/shared/text/same-label.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
 import { uniquePrefixes } from "../../domain/shared/unique-prefix.js";
-import type { MailFact } from "../shared/roster.js";
+import type { MailFact, MailFacts } from "../shared/roster.js";
 import { mailOnly } from "./roster.js";
 import { type ActionText, listeningWords, type ShortId } from "./texts.js";
 
-type MailFacts = ReadonlyMap<string, MailFact>;
 /** Sessions off the bus named in the status line about them; the rest are counted. */
 const mailOnlyShownMax = 8;
 
@@ -31,12 +30,8 @@ function selfLine(view: StatusView, short: ShortId): string {
 }
 
 /** A session's label, with Pi's name before it when the two differ: `Code Reviewer (bus: code-reviewer)`. */
-function nameAndLabel(row: { label: string; name?: string | undefined }): string {
-  const { name } = row;
-  return name === undefined || sameLabel(name, row.label)
-    ? label(row.label)
-    : `${label(name)} (bus: ${label(row.label)})`;
-}
+const nameAndLabel = (row: { label: string; name?: string | undefined }): string =>
+  labelWithName(row.label, row.name, label);
 
 /** What the mailbox says of a session: busy or idle, and whom it waits on. */
 function mailWords(fact: MailFact | undefined): string {

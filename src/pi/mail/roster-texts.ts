@@ -2,16 +2,14 @@
 // with what the bus of this process knows of it: its label where it differs from the name, its
 // claims and how it listens for bus mail.
 import type { Address } from "../../domain/mail/address.js";
-import { displayName, displayNames, sameLabel } from "../../domain/mail/addressing.js";
+import { displayName, displayNames } from "../../domain/mail/addressing.js";
 import type { ListedSession, MailIdentity } from "../../domain/mail/engine/index.js";
 import { labelFieldCharsMax, mailboxListedMax } from "../../domain/mail/limits.js";
+import { nameWithLabel } from "../../domain/shared/text/same-label.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
-import type { BusFact } from "../shared/roster.js";
+import type { BusFact, BusFacts } from "../shared/roster.js";
 
 const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
-
-/** The bus's facts by session id (empty when the bus is not loaded). */
-export type BusFacts = ReadonlyMap<string, BusFact>;
 
 function doubt(s: ListedSession): string {
   if (s.elsewhere)
@@ -32,10 +30,8 @@ export function namer(sessions: readonly ListedSession[]): (address: string) => 
   };
 }
 
-/** The name with the bus label beside it when the two differ: `Code Reviewer (bus: code-reviewer)`. */
-function withLabel(name: string, label: string | undefined): string {
-  return label === undefined || label === "" || sameLabel(label, name) ? name : `${name} (bus: ${field(label)})`;
-}
+/** `name` is shown already (sanitized, which is idempotent): the label is sanitized the same way. */
+const withLabel = (name: string, label: string | undefined) => nameWithLabel(name, label, field);
 
 const listeningWords = {
   wake: "wakes for bus mail",

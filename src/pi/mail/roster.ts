@@ -2,8 +2,8 @@
 // or idle, whom it waits on), and the bus's facts it asks for to list sessions in one line each.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { MailboxEngine } from "../../domain/mail/engine/index.js";
-import { answerMailFacts, askBusFacts } from "../shared/roster.js";
-import { type BusFacts, namer } from "./roster-texts.js";
+import { answerMailFacts, askBusFacts, type BusFacts } from "../shared/roster.js";
+import { namer } from "./roster-texts.js";
 
 /** Answers the bus's questions from `engine()` (nothing before the mailbox starts). */
 export function answerMailRoster(pi: ExtensionAPI, engine: () => MailboxEngine | undefined): void {

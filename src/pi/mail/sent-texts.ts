@@ -1,5 +1,3 @@
-// `/mailbox sent` and `/mailbox cancel` in words: each sent item with its recipient, age and state.
-import type { Address } from "../../domain/mail/address.js";
 import { shortId } from "../../domain/mail/address.js";
 import type { CancelError, SentItem } from "../../domain/mail/engine/index.js";
 import { labelFieldCharsMax, sentListedMax, shownLineCharsMax } from "../../domain/mail/limits.js";
@@ -29,15 +27,6 @@ export function describeSentList(items: readonly SentItem[], nowMs: number): str
   const tail = queued ? ["/mailbox cancel <id> withdraws a request or message still queued."] : [];
   const head = `Sent by this session (the newest ${sentListedMax} at most), newest first:`;
   return [head, ...lines, ...tail].join("\n");
-}
-
-/** How many of this session's requests, asks and messages each recipient has not claimed yet. */
-export function queuedCounts(items: readonly SentItem[]): Map<Address, number> {
-  const counts = new Map<Address, number>();
-  for (const item of items)
-    if (item.state === "queued" || item.state === "waiting-start" || item.state === "held-back")
-      counts.set(item.to, (counts.get(item.to) ?? 0) + 1);
-  return counts;
 }
 
 /** What `/mailbox hold`, `refuse` and `accept` did; `heldBack`: mail held back before an accept. */

@@ -10,7 +10,6 @@ import { renderToolResult } from "../shared/tool-view.js";
 import { renderToolCall } from "./renderers.js";
 import { busFacts } from "./roster.js";
 import { describeSessions } from "./roster-texts.js";
-import { queuedCounts } from "./sent-texts.js";
 import { describeAskOutcome, describeReplyError, describeSendError, describeSent } from "./texts.js";
 import { describeAskProgress, summarizeAsk, summarizeSent, summarizeSessions } from "./tui-texts.js";
 
@@ -61,7 +60,7 @@ function registerList(pi: ExtensionAPI, engine: EngineRef): void {
     parameters: textParameters({}),
     async execute() {
       const sessions = engineOrThrow(engine).list();
-      const queued = queuedCounts(engineOrThrow(engine).sent());
+      const queued = engineOrThrow(engine).queuedTo();
       return result(describeSessions(sessions, busFacts(pi), queued), { summary: summarizeSessions(sessions) });
     },
     renderCall: renderToolCall("session_mail_list"),

@@ -37,6 +37,10 @@ export interface BusFact {
   self: boolean;
 }
 
+/** Each half's facts by session id, as a listing of the other half holds them (empty: not loaded). */
+export type MailFacts = ReadonlyMap<string, MailFact>;
+export type BusFacts = ReadonlyMap<string, BusFact>;
+
 interface EventBus {
   emit(channel: string, data: unknown): void;
   on(channel: string, handler: (data: unknown) => void): unknown;

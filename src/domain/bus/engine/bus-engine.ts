@@ -97,7 +97,8 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
     },
     renamed: (name) => membership.renamed(name),
     status: () => open(() => status(ctx, membership).map(withUnreadFromThis(sentLog))),
-    snapshot: () => open(() => snapshot(ctx, membership).map(withUnreadFromThis(sentLog))),
+    // Only the model's status shows it: the board's 1 s snapshot looks up no sent copies.
+    snapshot: () => open(() => snapshot(ctx, membership)),
     snapshotSteps: () => open(() => stepwiseSnapshot(ctx, membership)),
     join: (request) => open(() => membership.join(request)),
     send: (request) => open(() => send(ctx, membership, request, listening.turnHops()).map(sentLog.logged)),

@@ -5,13 +5,15 @@
 import type { BusMessage } from "../bus-files.js";
 import { messageTtlMs } from "../limits.js";
 import type { BusContext } from "./context.js";
-import { bySenderOf, tellSenders, unreadWords } from "./left-unread.js";
+import { activeIds, bySenderOf, tellSenders, unreadWords } from "./left-unread.js";
 import type { Peers } from "./peers.js";
 
 const ttlWords = `${Math.round(messageTtlMs / 3_600_000)} hours`;
 
-/** Tells the senders of `expired` (the messages a prune removed unread); `peers` names recipients. */
+/** Tells the senders of `expired` (the messages a prune removed unread): `peers`, the sessions as
+ * the prune judged them, name the recipients and say which senders are live (one reading for all). */
 export function tellExpired(ctx: BusContext, peers: Peers, expired: readonly BusMessage[]): void {
+  const live = activeIds(peers);
   const byRecipient = new Map<string, BusMessage[]>();
   for (const message of expired) byRecipient.set(message.to, [...(byRecipient.get(message.to) ?? []), message]);
   for (const [to, messages] of byRecipient) {
@@ -20,6 +22,6 @@ export function tellExpired(ctx: BusContext, peers: Peers, expired: readonly Bus
       const { count, named } = unreadWords(unread);
       return `${label} never read ${count}: ${named}; they expired after ${ttlWords}.`;
     };
-    tellSenders(ctx, { id: to, label }, bySenderOf(messages, to), 0, text);
+    tellSenders(ctx, { id: to, label }, bySenderOf(messages, to), live, 0, text);
   }
 }

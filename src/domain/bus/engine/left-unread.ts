@@ -10,7 +10,7 @@ import { inboxLimitMax, leftUnreadPreviewCharsMax } from "../limits.js";
 import type { BusContext } from "./context.js";
 import { inboxTime } from "./inbox.js";
 import type { Membership } from "./membership.js";
-import { readPeers } from "./peers.js";
+import { type Peers, readPeers } from "./peers.js";
 
 /** What a leaving session left unread: how many files, who sent what was read of them, who was told. */
 export interface LeftUnread {
@@ -33,19 +33,21 @@ export function unreadWords(messages: readonly BusMessage[]): { count: string; n
 
 const sendAgain = "Send again to a session that is on the bus if it still matters.";
 
-/** Delivers to each live sender among `bySender` an event from `from` saying `text` of its
+/** The ids of the active sessions among `peers`: the senders an event can reach. */
+export function activeIds(peers: Peers): Set<string> {
+  return new Set(peers.sessions.filter((s) => s.state === "active").map((s) => s.record.id));
+}
+
+/** Delivers to each sender among `bySender` that is `live` an event from `from` saying `text` of its
  * messages; returns the labels of the senders told. */
 export function tellSenders(
   ctx: BusContext,
   from: { id: string; label: string },
   bySender: ReadonlyMap<string, BusMessage[]>,
+  live: ReadonlySet<string>,
   hops: number,
   text: (messages: readonly BusMessage[]) => string,
 ): string[] {
-  const peers = readPeers(ctx);
-  const live = new Set(
-    peers.isOk() ? peers.value.sessions.filter((s) => s.state === "active").map((s) => s.record.id) : [],
-  );
   const nowMs = ctx.clock.now();
   const told: string[] = [];
   for (const [sender, messages] of bySender) {
@@ -87,7 +89,9 @@ export function tellLeftUnread(ctx: BusContext, membership: Membership, hops: nu
   const messages = peek.value.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
   const bySender = bySenderOf(messages, identity.id);
   const from = { id: identity.id, label: member.label };
-  const told = tellSenders(ctx, from, bySender, hops, (left) => {
+  const peers = readPeers(ctx);
+  const live = peers.isOk() ? activeIds(peers.value) : new Set<string>();
+  const told = tellSenders(ctx, from, bySender, live, hops, (left) => {
     const { count, named } = unreadWords(left);
     return `${member.label} left the bus with ${count} unread: ${named}.`;
   });

@@ -36,7 +36,8 @@ export interface SessionRow {
   heartbeatMs: number;
   /** Alive but stopped by a signal: it reads nothing until continued. */
   stopped: boolean;
-  /** Messages this session sent it that are still in its inbox (among the ones this process sent). */
+  /** Messages this session sent it that are still in its inbox (among the ones this process sent);
+   * counted for `status` only. */
   unreadFromThis?: number;
 }
 

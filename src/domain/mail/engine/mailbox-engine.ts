@@ -27,7 +27,7 @@ import { createPoll } from "./poll.js";
 import { createPresence, type ListedSession } from "./presence.js";
 import { pruneBoxes } from "./prune.js";
 import { createRun } from "./run.js";
-import { type CancelError, cancelSent, listSent, type SentItem } from "./sent.js";
+import { type CancelError, cancelSent, listSent, queuedTo, type SentItem } from "./sent.js";
 import { createSessionCell } from "./session-cell.js";
 import { runSettled } from "./settle.js";
 import { createWaits } from "./waits.js";
@@ -75,6 +75,8 @@ export interface MailboxEngine {
   prune(): Result<number, StoreError>;
   /** The newest mail this session sent, oldest first, each with the state the files show now. */
   sent(): SentItem[];
+  /** How many of this session's newest sent mail each recipient has not taken yet. */
+  queuedTo(): Map<Address, number>;
   /** Withdraws a request or message (by id or an id prefix of 8 or more) while it is queued. */
   cancel(id: string): Result<SentItem, CancelError>;
   footer(): FooterCounts;
@@ -114,6 +116,7 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     reply: (askId, body) => event(() => p.outbox.reply(askId, body)),
     prune: () => event(() => pruneBoxes(ctx, p.presence, undefined)),
     sent: () => listSent(ctx, p.presence),
+    queuedTo: () => queuedTo(ctx),
     cancel: (id) => event(() => cancelSent(ctx, p, id)),
     footer: () => p.footer.counts(),
     hops: () => p.run.hops().count,

@@ -3,8 +3,8 @@
 import type { Liveness } from "../../../ports/shared/process-probe.js";
 import { forgetOldest } from "../../shared/bounded-id-set.js";
 import { isoFromMs } from "../../shared/text/iso-time.js";
+import { sameLabel } from "../../shared/text/same-label.js";
 import type { Address } from "../address.js";
-import { sameLabel } from "../addressing.js";
 import type { Sender } from "../framing.js";
 import { idPrefixCharsMin, recordRefreshIntervalMs, senderJudgedMs, sendersRememberedMax } from "../limits.js";
 import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";

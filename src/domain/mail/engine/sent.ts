@@ -85,6 +85,18 @@ export function listSent(ctx: MailContext, presence: Presence): SentItem[] {
   return itemsOf(ctx, presence, ownSentCopies(ctx, self, sentListedMax), self);
 }
 
+/** How many of this session's newest sent copies each recipient has not taken from its new/ yet:
+ * one lstat a copy, none of the reads a state needs (a copy still queued is never answered). */
+export function queuedTo(ctx: MailContext): Map<Address, number> {
+  const counts = new Map<Address, number>();
+  const self = ctx.session.address();
+  if (self === undefined) return counts;
+  for (const { name, envelope } of ownSentCopies(ctx, self, sentListedMax))
+    if (ctx.store.isQueued(envelope.to, name).unwrapOr(false))
+      counts.set(envelope.to, (counts.get(envelope.to) ?? 0) + 1);
+  return counts;
+}
+
 /** Withdraws the request or message whose id starts with `id` while it is queued: one rename out of
  * the recipient's new/, which its claim would make; the sent copy goes with it. */
 export function cancelSent(

@@ -4,7 +4,7 @@
 import { describeBusError } from "../../../domain/bus/bus-errors.js";
 import type { BusEngine, InboxPreview, StatusView } from "../../../domain/bus/engine/index.js";
 import { inboxLimitMax } from "../../../domain/bus/limits.js";
-import type { MailFact } from "../../shared/roster.js";
+import type { MailFact, MailFacts } from "../../shared/roster.js";
 import { mailOnly } from "../roster.js";
 import { listeningWords } from "../texts.js";
 import type { BoardSnapshot, InboxRow, MailSide, SessionRow, SnapshotRead } from "./board-model.js";
@@ -27,11 +27,7 @@ function inboxRows(preview: InboxPreview | undefined): InboxRow[] {
   );
 }
 
-/** What the mailbox of this process knows, by session id (empty when it is not loaded). */
-type MailFacts = ReadonlyMap<string, MailFact>;
-
-function mailSide(fact: MailFact | undefined): MailSide | undefined {
-  if (fact === undefined) return undefined;
+function mailSide(fact: MailFact): MailSide {
   return {
     state: fact.state,
     stopped: fact.stopped,
@@ -46,11 +42,7 @@ function mailOnlyRows(view: StatusView, mail: MailFacts): BoardSnapshot["session
     label: fact.name ?? fact.id.slice(0, 8),
     ...(fact.name === undefined ? {} : { name: fact.name }),
     state: "mail only",
-    mail: {
-      state: fact.state,
-      stopped: fact.stopped,
-      ...(fact.waitingOn === undefined ? {} : { waitingOn: fact.waitingOn }),
-    },
+    mail: mailSide(fact),
     listening: "not listening",
     unread: 0,
     claims: [],
@@ -99,7 +91,7 @@ function boardSnapshot(
 }
 
 function sessionRow(s: StatusView["sessions"][number], nowMs: number, fact: MailFact | undefined): SessionRow {
-  const side = mailSide(fact);
+  const side = fact === undefined ? undefined : mailSide(fact);
   return {
     id: s.id,
     label: s.label,

@@ -1,5 +1,6 @@
 // The one-line rows of the board's three lists, each with the key that keeps a selection on it
 // across repaints. Every peer-written string is stripped of escapes and controls here.
+import { labelWithName } from "../../../domain/shared/text/same-label.js";
 import { displayWidth, fitToWidth, stripUnsafe } from "../../shared/display-width.js";
 import type { BoardSnapshot, ClaimRow, InboxRow, SessionRow } from "./board-model.js";
 
@@ -43,10 +44,7 @@ export const unreadCount = (row: SessionRow): string =>
 
 /** A session as the board names it: its label, with Pi's name before it when the two differ. */
 export function shownName(row: SessionRow): string {
-  const { name } = row;
-  if (name === undefined || row.state === "mail only" || name.toLowerCase() === row.label.toLowerCase())
-    return oneLine(row.label);
-  return `${oneLine(name)} (bus: ${oneLine(row.label)})`;
+  return labelWithName(row.label, row.state === "mail only" ? undefined : row.name, oneLine);
 }
 
 /** What the mailbox says of it: `busy`, `idle, waiting on lead`, `stopped`; "" when unknown. */
