@@ -34,6 +34,27 @@ export function busFolder(agentDir: string, place: RepoPlace): string {
   return `${agentDir.replace(/\/+$/, "")}/session-bus/${place.key}`;
 }
 
+/** The bus folders under `agentDir`, one per repository (or non-repository folder) sessions ran in:
+ * their keys, sorted; none when there is no bus yet. */
+export function busKeys(agentDir: string): string[] {
+  try {
+    return nodeFs
+      .readdirSync(`${agentDir.replace(/\/+$/, "")}/session-bus`, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** A bus opened by its key alone, to read (its sessions, claims and offers): a reader that is no
+ * session of it, so it never joins, and paths are not resolved against any worktree. */
+export function createNodeBusReader(agentDir: string, key: string, host: BusHost): BusEngine {
+  const folder = `${agentDir.replace(/\/+$/, "")}/session-bus/${key}`;
+  return createNodeBus({ host, agentDir, place: { key, common: folder, root: folder, cwd: folder } });
+}
+
 export function createNodeBus(options: NodeBusOptions): BusEngine {
   // The mailbox's settings file: its hopLimit is the one loop guard of both halves.
   const config = createConfigFile(options.agentDir);

@@ -12,6 +12,7 @@ import { systemClock } from "../adapters/node/system-clock.js";
 import { createMailboxEngine, type MailboxEngine } from "../domain/mail/engine/index.js";
 import { pollIntervalMs } from "../domain/mail/limits.js";
 import type { AgentHost } from "../ports/mail/agent-host.js";
+import type { MailStore } from "../ports/mail/mail-store.js";
 
 export interface NodeMailboxOptions {
   host: AgentHost;
@@ -26,9 +27,14 @@ export interface NodeMailboxOptions {
   pollIntervalMs?: number;
 }
 
+/** The mail root's files alone, for a reader that is no session (the shell's listings). */
+export function createNodeMailStore(root: string = mailRootFromEnv()): MailStore {
+  return createFsMailStore({ fs: nodeFs, root, uid: currentUid() });
+}
+
 export function createNodeMailbox(options: NodeMailboxOptions): MailboxEngine {
   return createMailboxEngine({
-    store: createFsMailStore({ fs: nodeFs, root: options.root ?? mailRootFromEnv(), uid: currentUid() }),
+    store: createNodeMailStore(options.root),
     probe: createProcessProbe(),
     clock: systemClock,
     watcher: createFsWatcher(),

@@ -19,6 +19,9 @@ export interface RunningRecord {
   /** Extra field: its person holds mail back (it stays queued) or refuses it (sends fail at once);
    * absent: mail is taken as the specification says. */
   mailMode?: MailMode;
+  /** Extra field: the hop count of the turn in progress, while it is busy and above 0, so a program
+   * its tools run (the shell's `switchboard`) carries the count on and a loop through it is refused. */
+  hops?: number;
   cwd: string;
   pid: number;
   started?: string;
@@ -36,6 +39,7 @@ const recordShape = record(
     name: text(),
     label: text({ minLength: 1, maxLength: labelFieldCharsMax }),
     mailMode: oneOf(["hold", "refuse"]),
+    hops: integer(1),
     cwd: text(),
     pid: integer(1),
     started: text(),
@@ -45,7 +49,7 @@ const recordShape = record(
     waitingOn: text(),
     updated: text(),
   },
-  ["name", "label", "mailMode", "started", "bootId", "pidNamespace"],
+  ["name", "label", "mailMode", "hops", "started", "bootId", "pidNamespace"],
 );
 
 // Read tolerantly: another implementation may omit state/waitingOn/updated or add fields.
@@ -54,6 +58,7 @@ interface StoredRecord {
   name?: string | null;
   label?: string | null;
   mailMode?: string | null;
+  hops?: unknown;
   cwd?: string;
   pid: number;
   started?: string | null;
@@ -108,6 +113,7 @@ export function decodeRunningRecord(text: string, fileAddress: Address): Result<
   if (typeof stored.name === "string" && stored.name !== "") decoded.name = stored.name;
   if (typeof stored.label === "string" && stored.label !== "") decoded.label = stored.label;
   if (stored.mailMode === "hold" || stored.mailMode === "refuse") decoded.mailMode = stored.mailMode;
+  if (Number.isSafeInteger(stored.hops) && (stored.hops as number) > 0) decoded.hops = stored.hops as number;
   if (typeof stored.started === "string" && stored.started !== "") decoded.started = stored.started;
   if (typeof stored.bootId === "string" && stored.bootId !== "") decoded.bootId = stored.bootId;
   if (typeof stored.pidNamespace === "string" && stored.pidNamespace !== "") decoded.pidNamespace = stored.pidNamespace;

@@ -77,13 +77,20 @@ export function createDelivery(mail: MailContext, parts: DeliveryParts): Deliver
   };
 }
 
+/** Mail carrying `hops` entered the turn: a busy session's record shows a count that rose. */
+function countHops(ctx: DeliveryContext, hops: number): void {
+  const before = ctx.run.hops().count;
+  ctx.run.mailEntered(hops);
+  if (ctx.run.busy() && ctx.run.hops().count !== before) ctx.presence.write();
+}
+
 function entered(ctx: DeliveryContext, s: DeliveryState, mailId: string): void {
   const mail = s.pending.get(mailId);
   // Quiet mail, or the answer an ask's tool result carried: nothing owed, only the journal.
   ctx.journal.settle(mailId, "read");
   if (mail === undefined) return;
   s.pending.delete(mailId);
-  ctx.run.mailEntered(mail.hops);
+  countHops(ctx, mail.hops);
   if (ctx.ledger.isAnswered(mailId)) return;
   ctx.run.noteRead({ id: mail.id, from: mail.from, kind: mail.kind });
 }
@@ -244,7 +251,7 @@ function takenOver(
     }
   }
   if (inbound.handled !== true) return false;
-  ctx.run.mailEntered(envelope.hops);
+  countHops(ctx, envelope.hops);
   return true;
 }
 

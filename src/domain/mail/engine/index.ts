@@ -8,4 +8,5 @@ export {
 } from "./mailbox-engine.js";
 export type { ReplyError, SendError, Sent } from "./outbox.js";
 export type { ListedSession } from "./presence.js";
+export type { PruneVerdict } from "./prune.js";
 export type { CancelError, SentItem } from "./sent.js";

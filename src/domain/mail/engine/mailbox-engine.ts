@@ -25,7 +25,7 @@ import { createOwedReplies } from "./owed-replies.js";
 import { createOwnership } from "./ownership.js";
 import { createPoll } from "./poll.js";
 import { createPresence, type ListedSession } from "./presence.js";
-import { pruneBoxes } from "./prune.js";
+import { judgeBoxes, type PruneVerdict, pruneBoxes } from "./prune.js";
 import { createRun } from "./run.js";
 import { type CancelError, cancelSent, listSent, queuedTo, type SentItem } from "./sent.js";
 import { createSessionCell } from "./session-cell.js";
@@ -73,8 +73,12 @@ export interface MailboxEngine {
   ): Promise<AskResult>;
   reply(askId: string, body: string): Result<Sent, ReplyError>;
   prune(): Result<number, StoreError>;
+  /** `/mailbox prune`'s rules with each folder's verdict and why; on a dry run nothing is removed. */
+  pruneVerdicts(dryRun: boolean): Result<PruneVerdict[], StoreError>;
   /** The newest mail this session sent, oldest first, each with the state the files show now. */
   sent(): SentItem[];
+  /** The same for another session's address (a shell following what a session sent). */
+  sentBy(address: Address): SentItem[];
   /** How many of this session's newest sent mail each recipient has not taken yet. */
   queuedTo(): Map<Address, number>;
   /** Withdraws a request or message (by id or an id prefix of 8 or more) while it is queued. */
@@ -115,7 +119,9 @@ export function createMailboxEngine(options: EngineOptions): MailboxEngine {
     ask: (to, body, signal, onProgress) => event(() => askAndWait(ctx, p, to, body, signal, onProgress)),
     reply: (askId, body) => event(() => p.outbox.reply(askId, body)),
     prune: () => event(() => pruneBoxes(ctx, p.presence, undefined)),
+    pruneVerdicts: (dryRun) => event(() => judgeBoxes(ctx, p.presence, { olderThanDays: undefined, dryRun })),
     sent: () => listSent(ctx, p.presence),
+    sentBy: (address) => listSent(ctx, p.presence, address),
     queuedTo: () => queuedTo(ctx),
     cancel: (id) => event(() => cancelSent(ctx, p, id)),
     footer: () => p.footer.counts(),
@@ -165,7 +171,10 @@ function wire(options: EngineOptions) {
   const ledger = createAskLedger(ctx, { ownership, footer });
   const journal = createJournal(ctx, backlog);
   const run = createRun({ ledger, footer, peerHops: () => ctx.host.peerTurnHops?.() ?? 0 });
-  const presence = createPresence(ctx, { ownership, status: { busy: () => run.busy(), waitingOn: waits.waitingOn } });
+  const presence = createPresence(ctx, {
+    ownership,
+    status: { busy: () => run.busy(), waitingOn: waits.waitingOn, hops: () => run.hops().count },
+  });
   const owed = createOwedReplies(ctx, { ledger, journal, footer, presence });
   const delivery = createDelivery(ctx, { journal, ledger, run, waits, owed, presence, footer });
   const intake = createIntake(ctx, { journal, backlog, ownership, delivery, checkOwner: () => poll.checkOwner() });

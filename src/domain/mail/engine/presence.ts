@@ -7,7 +7,13 @@ import { sameLabel } from "../../shared/text/same-label.js";
 import type { Address } from "../address.js";
 import type { Sender } from "../framing.js";
 import { idPrefixCharsMin, recordRefreshIntervalMs, senderJudgedMs, sendersRememberedMax } from "../limits.js";
-import { decodeRunningRecord, encodeRunningRecord, judgeRecord, type RunningRecord } from "../running-record.js";
+import {
+  decodeRunningRecord,
+  encodeRunningRecord,
+  judgeRecord,
+  type MailMode,
+  type RunningRecord,
+} from "../running-record.js";
 import type { MailContext } from "./context.js";
 import type { Ownership } from "./ownership.js";
 
@@ -44,6 +50,8 @@ interface PresenceStatus {
   busy(): boolean;
   /** The address an ask of this session waits on. */
   waitingOn(): string | undefined;
+  /** The hop count of the turn in progress. */
+  hops(): number;
 }
 
 interface PresenceParts {
@@ -84,6 +92,10 @@ export interface ListedSession {
   cwd: string;
   state: "idle" | "busy";
   waitingOn: string;
+  /** The hop count of its turn in progress (0 when idle or when its record does not say). */
+  hops: number;
+  /** What its person lets reach it. */
+  mailMode: MailMode;
   liveness: Liveness;
   /** Its process is stopped (Ctrl-Z): it reads no mail until it is continued. */
   stopped: boolean;
@@ -117,6 +129,8 @@ function writeOwnRecord(ctx: MailContext, parts: PresenceParts, s: PresenceState
   };
   if (identity.name !== undefined && identity.name !== "") record.name = identity.name;
   if (identity.label !== undefined && identity.label !== "") record.label = identity.label;
+  const hops = parts.status.hops();
+  if (record.state === "busy" && hops > 0) record.hops = hops;
   const mode = ctx.session.mailMode();
   if (mode !== "accept") record.mailMode = mode;
   if (me.started !== undefined) record.started = me.started;
@@ -183,6 +197,8 @@ function listSessions(ctx: MailContext): ListedSession[] {
       cwd: record.cwd,
       state: record.state,
       waitingOn: record.waitingOn,
+      hops: record.hops ?? 0,
+      mailMode: record.mailMode ?? "accept",
       liveness,
       stopped,
       elsewhere,

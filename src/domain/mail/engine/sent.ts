@@ -78,11 +78,11 @@ function itemsOf(ctx: MailContext, presence: Presence, copies: readonly OwnCopy[
   });
 }
 
-/** The newest mail this session sent, oldest first, each with its state now. */
-export function listSent(ctx: MailContext, presence: Presence): SentItem[] {
-  const self = ctx.session.address();
-  if (self === undefined) return [];
-  return itemsOf(ctx, presence, ownSentCopies(ctx, self, sentListedMax), self);
+/** The newest mail `from` sent (this session's when undefined), oldest first, each with its state now. */
+export function listSent(ctx: MailContext, presence: Presence, from?: Address): SentItem[] {
+  const sender = from ?? ctx.session.address();
+  if (sender === undefined) return [];
+  return itemsOf(ctx, presence, ownSentCopies(ctx, sender, sentListedMax), sender);
 }
 
 /** How many of this session's newest sent copies each recipient has not taken from its new/ yet:

@@ -1,0 +1,217 @@
+// The bus from a shell with the `session` tool's rules: what is claimed, a send, an inbox read.
+import { describeBusError } from "../../domain/bus/bus-errors.js";
+import type { BusMessage } from "../../domain/bus/bus-files.js";
+import { labelWithName, sameLabel } from "../../domain/shared/text/same-label.js";
+import { openRepoBus, type RepoBus, startShellOnBus } from "../bus-side.js";
+import type { CliContext, Command } from "../command.js";
+import { type ExitCode, exitCodes } from "../exit-codes.js";
+import { cell, json, table } from "../format.js";
+import { callerSession, openMailReader } from "../mail-side.js";
+
+export const claims: Command = {
+  words: ["claims"],
+  summary: "what the sessions of this repository have claimed",
+  args: "",
+  description: [
+    "Lists every path a live session of the current folder's repository holds, with its holder, and",
+    "the handoff offers that stand. Observed claims are the ones a session's own edits took.",
+  ].join("\n"),
+  examples: ["switchboard claims", "switchboard claims --json | jq '.claims[].path'"],
+  options: {},
+  positionals: { min: 0, max: 0 },
+  run(_input, ctx) {
+    const bus = openRepoBus(ctx);
+    if (typeof bus === "string") return ctx.fail(exitCodes.error, bus);
+    const view = bus.engine.snapshot();
+    if (view.isErr()) return ctx.fail(exitCodes.error, describeBusError(view.error));
+    const live = view.value.sessions.filter((s) => s.state === "active");
+    const rows = live.flatMap((s) =>
+      s.claims.map((path) => ({
+        path,
+        holder: { id: s.id, label: s.label, name: s.name ?? null },
+        observed: s.observed.includes(path),
+      })),
+    );
+    rows.sort((a, b) => a.path.localeCompare(b.path));
+    if (ctx.json) {
+      ctx.term.out(json({ root: bus.place.root, claims: rows, offers: view.value.offers }));
+      return exitCodes.ok;
+    }
+    if (rows.length === 0) ctx.term.out("Nothing is claimed in this repository.\n");
+    else
+      ctx.term.out(
+        table(
+          ["PATH", "HELD BY", "HOW"],
+          rows.map((r) => [
+            cell(r.path, 200),
+            labelWithName(r.holder.label, r.holder.name ?? undefined, (t) => cell(t, 60)),
+            r.observed ? "observed (its edits)" : "claimed",
+          ]),
+          { color: ctx.term.color },
+        ),
+      );
+    for (const offer of view.value.offers)
+      ctx.term.out(
+        `Offer: ${cell(offer.from.label)} hands ${cell(offer.to.label)} ${offer.keys.map((k) => cell(k)).join(", ")}\n`,
+      );
+    return exitCodes.ok;
+  },
+};
+
+export const busSend: Command = {
+  words: ["bus", "send"],
+  summary: "send a bus message to a member (or * for everyone)",
+  args: "<to|*> <text|->",
+  description: [
+    "Sends on the bus of the current folder's repository, as the session tool's send does: to a label,",
+    "a Pi name or an id, or * (an event to everyone). The shell joins as the member `shell` for this",
+    "command only, and leaves. Prints the message id.",
+  ].join("\n"),
+  examples: [
+    'switchboard bus send "*" "main is green again" --kind event',
+    'switchboard bus send builder "take the parser" --kind handoff --paths src/parse',
+  ],
+  options: {
+    kind: { type: "string", value: "kind", help: "message (default), event, ask or handoff" },
+    paths: {
+      type: "string",
+      value: "path",
+      multiple: true,
+      help: "a repository path the message is about (repeat for more)",
+    },
+  },
+  positionals: { min: 2, max: 2 },
+  async run({ positionals: [to, text], values }, ctx) {
+    const body = text === "-" ? await ctx.term.readStdin(64 * 1024) : text!;
+    const bus = openRepoBus(ctx, callerSession(ctx, openMailReader(ctx).list()));
+    if (typeof bus === "string") return ctx.fail(exitCodes.error, bus);
+    if (startShellOnBus(ctx, bus) === undefined)
+      return ctx.fail(exitCodes.error, `the mail root ${ctx.mailRoot} cannot be opened.`);
+    try {
+      const paths = Array.isArray(values.paths) ? values.paths : undefined;
+      const sent = bus.engine.send({
+        to,
+        text: body,
+        kind: typeof values.kind === "string" ? values.kind : undefined,
+        paths,
+      });
+      if (sent.isErr())
+        return ctx.fail(
+          sent.error.kind === "missing" ? exitCodes.usage : exitCodes.error,
+          describeBusError(sent.error),
+        );
+      const report = sent.value;
+      if (ctx.json)
+        ctx.term.out(
+          json({
+            id: report.messageId,
+            kind: report.kind,
+            paths: report.paths,
+            delivered: report.delivered,
+            failed: report.failed.map((f) => ({ id: f.id, label: f.label })),
+          }),
+        );
+      else {
+        ctx.term.out(`${report.messageId}\n`);
+        for (const f of report.failed) ctx.term.err(`switchboard: not delivered to ${cell(f.label)}.\n`);
+      }
+      return report.failed.length > 0 ? exitCodes.error : exitCodes.ok;
+    } finally {
+      bus.engine.shutdown("quit");
+    }
+  },
+};
+
+export const busInbox: Command = {
+  words: ["bus", "inbox"],
+  summary: "read the shell's bus inbox, or look at a member's",
+  args: "[member]",
+  description: [
+    "Without a member: joins the bus of the current folder's repository as `shell` for this command,",
+    "reads (and so consumes) what waits in the shell's inbox, and leaves. With a member (label, Pi name",
+    "or id): shows the front of that member's inbox, consuming nothing.",
+  ].join("\n"),
+  examples: ["switchboard bus inbox", "switchboard bus inbox reviewer --json"],
+  options: { limit: { type: "string", value: "n", help: "at most this many messages (default 20)" } },
+  positionals: { min: 0, max: 1 },
+  run({ positionals: [member], values }, ctx) {
+    const limit = values.limit === undefined ? 20 : Number(values.limit);
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 200)
+      return ctx.fail(exitCodes.usage, "--limit is a whole number from 1 to 200");
+    const bus = openRepoBus(ctx);
+    if (typeof bus === "string") return ctx.fail(exitCodes.error, bus);
+    return member === undefined ? readOwn(ctx, bus, limit) : peekMember(ctx, bus, member, limit);
+  },
+};
+
+type Listed = {
+  id: string;
+  from: string;
+  fromLabel: string;
+  kind: string;
+  paths: string[];
+  text: string;
+  sentAt: string;
+};
+
+function printMessages(ctx: CliContext, messages: readonly Listed[], more: number): void {
+  if (ctx.json) {
+    ctx.term.out(json({ messages, more }));
+    return;
+  }
+  if (messages.length === 0) ctx.term.out("No bus mail waits.\n");
+  for (const m of messages) {
+    const paths = m.paths.length === 0 ? "" : ` · paths: ${m.paths.map((p) => cell(p)).join(", ")}`;
+    ctx.term.out(`${m.kind} from ${cell(m.fromLabel, 60)} (${m.from})${paths}\n  ${cell(m.text, 2000)}\n`);
+  }
+  if (more > 0) ctx.term.out(`… ${more} more\n`);
+}
+
+const listed = (m: BusMessage): Listed => ({
+  id: m.id,
+  from: m.from,
+  fromLabel: m.fromLabel,
+  kind: m.kind,
+  paths: m.paths,
+  text: m.text,
+  sentAt: m.sentAt,
+});
+
+function readOwn(ctx: CliContext, bus: RepoBus, limit: number): ExitCode {
+  if (startShellOnBus(ctx, bus) === undefined)
+    return ctx.fail(exitCodes.error, `the mail root ${ctx.mailRoot} cannot be opened.`);
+  try {
+    const read = bus.engine.inbox(limit);
+    if (read.isErr()) return ctx.fail(exitCodes.error, describeBusError(read.error));
+    printMessages(
+      ctx,
+      read.value.rows.map((r) => listed(r.message)),
+      read.value.more,
+    );
+    return exitCodes.ok;
+  } finally {
+    bus.engine.shutdown("quit");
+  }
+}
+
+function peekMember(ctx: CliContext, bus: RepoBus, wanted: string, limit: number): ExitCode {
+  const view = bus.engine.snapshot();
+  if (view.isErr()) return ctx.fail(exitCodes.error, describeBusError(view.error));
+  const live = view.value.sessions.filter((s) => s.state === "active");
+  const word = wanted.trim();
+  const found = live.filter((s) => sameLabel(s.label, word) || s.name === word || s.id === word);
+  const matches = found.length > 0 || word.length < 8 ? found : live.filter((s) => s.id.startsWith(word));
+  if (matches.length !== 1) {
+    const why = matches.length === 0 ? "is on this repository's bus" : `is the only match (${matches.length} are)`;
+    return ctx.fail(exitCodes.error, `no member named "${cell(word, 60)}" ${why}. switchboard list --repo shows them.`);
+  }
+  const member = matches[0]!;
+  const reader = openRepoBus(ctx);
+  if (typeof reader === "string") return ctx.fail(exitCodes.error, reader);
+  reader.engine.sessionStarted({ id: member.id, name: member.name }, "startup");
+  const peeked = reader.engine.peek(limit);
+  if (peeked.isErr()) return ctx.fail(exitCodes.error, describeBusError(peeked.error));
+  const messages = peeked.value.entries.flatMap((e) => (e.kind === "message" ? [listed(e.message)] : []));
+  printMessages(ctx, messages, Math.max(0, peeked.value.files - messages.length));
+  return exitCodes.ok;
+}

@@ -1,0 +1,73 @@
+// `switchboard sent`: what the shell (or a session) sent, newest first, each with where it stands,
+// read from the files alone.
+import { type Address, isAddress } from "../../domain/mail/address.js";
+import { describeAddressError, resolveAddress } from "../../domain/mail/addressing.js";
+import type { SentItem } from "../../domain/mail/engine/index.js";
+import { sentStateWords } from "../../domain/mail/sent-state.js";
+import type { Command } from "../command.js";
+import { exitCodes } from "../exit-codes.js";
+import { ago, cell, json, table } from "../format.js";
+import { openMailReader } from "../mail-side.js";
+import { shellBaseAddress, shellSlotsMax, slotAddress } from "../shell-address.js";
+
+export const sent: Command = {
+  words: ["sent"],
+  summary: "sent mail and where each stands (queued, delivered, read, answered…)",
+  args: "",
+  description: [
+    "Lists the newest mail this shell sent (every slot of its address), or with --from a session's,",
+    "newest first: kind, recipient, age, state and first line. States: queued (in the recipient's",
+    "inbox), waiting for it to start, held back by its person, delivered (taken, not yet read), read,",
+    "held (read by a run that was stopped; the next run answers it), answered.",
+  ].join("\n"),
+  examples: ["switchboard sent", "switchboard sent --from reviewer --json"],
+  options: { from: { type: "string", value: "session", help: "a session's sent mail (name, label, id prefix or id)" } },
+  positionals: { min: 0, max: 0 },
+  run({ values }, ctx) {
+    const reader = openMailReader(ctx);
+    const running = reader.list();
+    let senders: Address[];
+    if (typeof values.from === "string") {
+      const resolved = resolveAddress(values.from, "" as Address, running);
+      if (resolved.isErr()) {
+        const closed = values.from.trim();
+        if (!isAddress(closed)) return ctx.fail(exitCodes.error, describeAddressError(resolved.error));
+        senders = [closed];
+      } else senders = [resolved.value];
+    } else {
+      const base = shellBaseAddress(ctx.mailRoot);
+      senders = Array.from({ length: shellSlotsMax }, (_, i) => slotAddress(base, i + 1));
+    }
+    const items = senders.flatMap((from) => reader.sentBy(from)).sort((a, b) => (b.sentAtMs ?? 0) - (a.sentAtMs ?? 0));
+    if (ctx.json) {
+      ctx.term.out(json({ sent: items.map((item) => ({ ...item, sentAt: isoOf(item.sentAtMs) })) }));
+      return exitCodes.ok;
+    }
+    if (items.length === 0) {
+      ctx.term.out("Nothing sent yet.\n");
+      return exitCodes.ok;
+    }
+    ctx.term.out(
+      table(
+        ["ID", "KIND", "TO", "SENT", "STATE", "FIRST LINE"],
+        items.map((item) => rowOf(item, ctx.term.now())),
+        { color: ctx.term.color },
+      ),
+    );
+    return exitCodes.ok;
+  },
+};
+
+const isoOf = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+function rowOf(item: SentItem, nowMs: number): string[] {
+  const to = item.toName === undefined ? item.to.slice(0, 8) : cell(item.toName, 40);
+  return [
+    item.id.slice(0, 8),
+    item.kind,
+    to,
+    ago(item.sentAtMs, nowMs),
+    sentStateWords(item.state, to),
+    cell(item.firstLine, 60),
+  ];
+}

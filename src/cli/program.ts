@@ -1,0 +1,92 @@
+// The program: finds the command its first words name, parses the rest with node:util's parseArgs,
+// and runs it; usage errors and --help are answered here, the same way for every command.
+import { parseArgs } from "node:util";
+import { agentDirFromEnv } from "../adapters/node/agent-dir.js";
+import { mailRootFromEnv } from "../adapters/node/mail-root.js";
+import type { CliContext, Command, OptionValues } from "./command.js";
+import { commands } from "./commands/index.js";
+import { type ExitCode, exitCodes } from "./exit-codes.js";
+import { commandHelp, programHelp } from "./help.js";
+import type { Terminal } from "./terminal.js";
+
+const version = "0.1.0";
+
+/** The options every command takes. */
+const common = {
+  json: { type: "boolean", help: "print JSON for scripts instead of text for people" },
+  help: { type: "boolean", short: "h", help: "show this help" },
+} as const;
+
+/** The command named by the longest run of leading words, and the arguments after them. */
+function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
+  const matches = commands.filter((c) => c.words.every((word, i) => argv[i] === word));
+  const best = matches.sort((a, b) => b.words.length - a.words.length)[0];
+  return best === undefined ? undefined : { command: best, rest: argv.slice(best.words.length) };
+}
+
+export async function runProgram(argv: readonly string[], term: Terminal): Promise<ExitCode> {
+  const fail = (code: ExitCode, message: string) => {
+    term.err(`switchboard: ${message}\n`);
+    return code;
+  };
+  const first = argv[0];
+  if (first === undefined || first === "help" || first === "--help" || first === "-h") {
+    const topic = first === "help" ? findCommand(argv.slice(1)) : undefined;
+    term.out(topic === undefined ? programHelp(commands) : commandHelp(topic.command, common));
+    return exitCodes.ok;
+  }
+  if (first === "--version" || first === "-V") {
+    term.out(`${version}\n`);
+    return exitCodes.ok;
+  }
+  const found = findCommand(argv);
+  if (found === undefined) {
+    const group = commands.some((c) => c.words.length > 1 && c.words[0] === first);
+    const what = group ? [first, argv[1]].filter((w) => w !== undefined).join(" ") : first;
+    return fail(exitCodes.usage, `unknown command "${what}". Run switchboard --help for the list.`);
+  }
+  const { command, rest } = found;
+  const name = command.words.join(" ");
+  const parsed = parse(command, rest);
+  if (typeof parsed === "string") return fail(exitCodes.usage, `${parsed}. Run switchboard ${name} --help.`);
+  if (parsed.values.help === true) {
+    term.out(commandHelp(command, common));
+    return exitCodes.ok;
+  }
+  const ctx: CliContext = {
+    term,
+    json: parsed.values.json === true,
+    mailRoot: mailRootFromEnv(term.env),
+    agentDir: agentDirFromEnv(term.env),
+    fail,
+  };
+  return command.run(parsed, ctx);
+}
+
+/** The values and positionals of `args`, or what is wrong with them. */
+function parse(command: Command, args: string[]): { positionals: string[]; values: OptionValues } | string {
+  const options = Object.fromEntries(
+    Object.entries({ ...command.options, ...common }).map(([key, spec]) => [
+      key,
+      {
+        type: spec.type,
+        ...("short" in spec && spec.short ? { short: spec.short } : {}),
+        multiple: "multiple" in spec && spec.multiple === true,
+      },
+    ]),
+  );
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    // parseArgs says what is wrong in a sentence of its own (ERR_PARSE_ARGS_*); only its first line.
+    return (e instanceof Error ? e.message : String(e)).split("\n")[0]!.replace(/\.$/, "");
+  }
+  const values = parsed.values as OptionValues;
+  if (values.help === true) return { positionals: parsed.positionals, values };
+  const { min, max } = command.positionals;
+  const count = parsed.positionals.length;
+  if (count < min) return `missing ${command.args.split(" ").slice(count, min).join(" ")}`;
+  if (count > max) return `unexpected argument "${parsed.positionals[max]}" (quote text with spaces)`;
+  return { positionals: parsed.positionals, values };
+}

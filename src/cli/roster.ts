@@ -1,0 +1,110 @@
+// Every running session on the machine as one row: its mail record and its bus record joined by id,
+// with unread mail of both halves. Read from the files alone; nothing is joined, claimed or pruned.
+
+import type { BusEngine, SessionRow, StatusView } from "../domain/bus/engine/index.js";
+import type { ListedSession } from "../domain/mail/engine/index.js";
+import { folderEntriesReadMax } from "../domain/mail/limits.js";
+import type { BusHost } from "../ports/bus/bus-host.js";
+import { busKeys, createNodeBus, createNodeBusReader, resolveBusPlace } from "../wiring/node-bus.js";
+import { createNodeMailStore } from "../wiring/node-mailbox.js";
+import type { CliContext } from "./command.js";
+import { openMailReader } from "./mail-side.js";
+
+export interface RosterRow {
+  id: string;
+  /** Pi's name (the mail record's), else the bus record's. */
+  name: string | undefined;
+  /** Its bus label, when it is on a bus. */
+  label: string | undefined;
+  cwd: string;
+  state: "idle" | "busy" | "stopped" | "unknown";
+  waitingOn: string | undefined;
+  mailMode: "accept" | "hold" | "refuse";
+  /** Files in its mail inbox's new/ (undefined: it has no mailbox running). */
+  unreadMail: number | undefined;
+  unreadBus: number | undefined;
+  /** The bus it is on (the folder key), with its listening mode and claims. */
+  bus: { key: string; listening: SessionRow["listening"]; claims: string[] } | undefined;
+}
+
+/** A bus host for a reader: it never joins, so nothing is raised or warned. */
+const readerHost: BusHost = { raiseTurn() {}, warn() {} };
+
+function mailRows(ctx: CliContext): { listed: ListedSession[]; unread: (id: string) => number | undefined } {
+  const listed = openMailReader(ctx).list();
+  const store = createNodeMailStore(ctx.mailRoot);
+  const unread = (id: string) => {
+    const session = listed.find((s) => s.address === id);
+    if (session === undefined) return undefined;
+    const names = store.listNew(session.address);
+    return names.isOk() ? Math.min(names.value.names.length, folderEntriesReadMax) : undefined;
+  };
+  return { listed, unread };
+}
+
+/** Every live member of one bus. */
+function busRows(engine: BusEngine): StatusView | undefined {
+  const view = engine.snapshot();
+  return view.isOk() ? view.value : undefined;
+}
+
+interface Roster {
+  rows: RosterRow[];
+  /** With `repo`: the repository's top, and the handoff offers that stand on its bus. */
+  repo?: { root: string; offers: StatusView["offers"] };
+}
+
+/** The machine's sessions, or (with `repo`) those of the repository of the current folder. */
+export function readRoster(ctx: CliContext, repo: boolean): Roster | string {
+  const mail = mailRows(ctx);
+  const views: Array<{ key: string; view: StatusView }> = [];
+  let root: string | undefined;
+  if (repo) {
+    const place = resolveBusPlace(ctx.term.cwd);
+    if (place.isErr()) return place.error.message;
+    root = place.value.root;
+    const view = busRows(createNodeBus({ host: readerHost, agentDir: ctx.agentDir, place: place.value }));
+    if (view !== undefined) views.push({ key: place.value.key, view });
+  } else {
+    for (const key of busKeys(ctx.agentDir)) {
+      const view = busRows(createNodeBusReader(ctx.agentDir, key, readerHost));
+      if (view !== undefined) views.push({ key, view });
+    }
+  }
+  const onBus = new Map<string, { key: string; row: SessionRow }>();
+  for (const { key, view } of views)
+    for (const row of view.sessions) if (row.state === "active") onBus.set(row.id, { key, row });
+  const rows: RosterRow[] = [];
+  for (const s of mail.listed) {
+    const bus = onBus.get(s.address);
+    if (root !== undefined && bus === undefined && !inside(s.cwd, root)) continue;
+    rows.push(rowOf(s, bus, mail.unread(s.address)));
+  }
+  for (const [id, bus] of onBus)
+    if (!mail.listed.some((s) => s.address === id)) rows.push(rowOf(undefined, bus, undefined));
+  rows.sort((a, b) => (a.name ?? a.label ?? a.id).localeCompare(b.name ?? b.label ?? b.id) || a.id.localeCompare(b.id));
+  if (root === undefined) return { rows };
+  return { rows, repo: { root, offers: views[0]?.view.offers ?? [] } };
+}
+
+const inside = (path: string, root: string) => path === root || path.startsWith(`${root}/`);
+
+function rowOf(
+  s: ListedSession | undefined,
+  bus: { key: string; row: SessionRow } | undefined,
+  unreadMail: number | undefined,
+): RosterRow {
+  const state = s === undefined ? (bus?.row.stopped ? "stopped" : "unknown") : s.stopped ? "stopped" : s.state;
+  return {
+    id: s?.address ?? bus!.row.id,
+    name: s?.name ?? bus?.row.name,
+    label: bus?.row.label ?? s?.label,
+    cwd: s?.cwd ?? bus!.row.cwd,
+    state,
+    waitingOn: s === undefined || s.waitingOn === "" ? undefined : s.waitingOn,
+    mailMode: s?.mailMode ?? "accept",
+    unreadMail,
+    unreadBus: bus?.row.unread,
+    bus: bus === undefined ? undefined : { key: bus.key, listening: bus.row.listening, claims: bus.row.claims },
+  };
+}
