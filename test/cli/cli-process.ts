@@ -1,0 +1,108 @@
+// The `switchboard` program as a real process: built from src/cli/main.ts with the options of its tsup
+// config (one bundle importing only Node's built-ins), then run against a sandbox's mail root and
+// agent dir. Every process is owned by the sandbox, which kills it by pid even when a test fails.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, renameSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { buildSync } from "esbuild";
+import { e2ePaths } from "../e2e/harness/pi-command.js";
+import { forgetProcess, type Sandbox } from "../e2e/harness/sandbox.js";
+
+const built = new WeakMap<Sandbox, string>();
+
+/** The program, bundled once per sandbox into its folder (removed with it). */
+export function cliBundle(sandbox: Sandbox): string {
+  const known = built.get(sandbox);
+  if (known !== undefined) return known;
+  const folder = join(sandbox.root, "cli");
+  mkdirSync(folder, { recursive: true });
+  const out = join(folder, "switchboard.js");
+  buildSync({
+    entryPoints: [join(e2ePaths.repoRoot, "src", "cli", "main.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile: `${out}.tmp`,
+    banner: { js: "#!/usr/bin/env node" },
+    logLevel: "warning",
+  });
+  renameSync(`${out}.tmp`, out);
+  built.set(sandbox, out);
+  return out;
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  /** Written to stdin, which is then closed (closed at once when absent). */
+  stdin?: string;
+  env?: Readonly<Record<string, string>>;
+}
+
+export interface CliProcess {
+  readonly pid: number;
+  readonly done: Promise<CliResult>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** The environment a person's shell would give it, in the sandbox: nothing else is inherited. */
+export function cliEnv(sandbox: Sandbox, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    PATH: `${dirname(e2ePaths.nodeBin)}:/usr/local/bin:/usr/bin:/bin`,
+    HOME: sandbox.home,
+    XDG_STATE_HOME: sandbox.state,
+    PI_CODING_AGENT_DIR: sandbox.agentDir,
+    TMPDIR: sandbox.tmp,
+    ...extra,
+  };
+}
+
+/** Starts `switchboard <args>`; the sandbox owns it. */
+export function startCli(sandbox: Sandbox, args: readonly string[], options: CliOptions = {}): CliProcess {
+  const child: ChildProcess = spawn(e2ePaths.nodeBin, [cliBundle(sandbox), ...args], {
+    cwd: options.cwd ?? sandbox.home,
+    env: cliEnv(sandbox, options.env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("switchboard did not start");
+  let alive = true;
+  const owned = {
+    pid,
+    isAlive: () => alive,
+    async forceKill(waitMs: number) {
+      child.kill("SIGKILL");
+      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, waitMs))]);
+    },
+  };
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const done = new Promise<CliResult>((resolve) => {
+    child.on("close", (code, signal) => {
+      alive = false;
+      forgetProcess(owned);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  sandbox.own(owned);
+  child.stdin!.end(options.stdin ?? "");
+  return { pid, done, kill: (signal) => child.kill(signal) };
+}
+
+/** Runs `switchboard <args>` to its end. */
+export function runCli(sandbox: Sandbox, args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return startCli(sandbox, args, options).done;
+}
