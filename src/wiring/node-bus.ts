@@ -14,6 +14,7 @@ import { systemClock } from "../adapters/node/system-clock.js";
 import { type BusEngine, createBusEngine } from "../domain/bus/engine/index.js";
 import { readConfig } from "../domain/mail/config.js";
 import type { BusHost } from "../ports/bus/bus-host.js";
+import type { BusStore } from "../ports/bus/bus-store.js";
 import type { RepoError, RepoPlace } from "../ports/bus/repo-resolver.js";
 
 export interface NodeBusOptions {
@@ -46,6 +47,17 @@ export function busKeys(agentDir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** The files of the bus with this key, to read as they are (a follower of its inboxes). */
+export function createNodeBusStore(agentDir: string, key: string): BusStore {
+  return createFsBusStore({
+    fs: nodeFs,
+    root: `${agentDir.replace(/\/+$/, "")}/session-bus/${key}`,
+    uid: currentUid(),
+    entropy: cryptoEntropy,
+    warn: () => {},
+  });
 }
 
 /** A bus opened by its key alone, to read (its sessions, claims and offers): a reader that is no

@@ -48,6 +48,10 @@ export interface CliOptions {
 
 export interface CliProcess {
   readonly pid: number;
+  /** What it wrote to stdout so far. */
+  stdout(): string;
+  /** What it wrote to stderr so far. */
+  stderr(): string;
   readonly done: Promise<CliResult>;
   kill(signal: NodeJS.Signals): void;
 }
@@ -99,7 +103,7 @@ export function startCli(sandbox: Sandbox, args: readonly string[], options: Cli
   });
   sandbox.own(owned);
   child.stdin!.end(options.stdin ?? "");
-  return { pid, done, kill: (signal) => child.kill(signal) };
+  return { pid, done, stdout: () => stdout, stderr: () => stderr, kill: (signal) => child.kill(signal) };
 }
 
 /** Runs `switchboard <args>` to its end. */

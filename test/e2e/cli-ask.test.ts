@@ -11,7 +11,6 @@ import { createSandbox, type PiSession, type Sandbox, unexpectedStderr } from ".
 import {
   mailRoot,
   notice,
-  readBox,
   readRunningRecord,
   runTimeoutMs,
   startMailSessions,

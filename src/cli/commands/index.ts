@@ -5,5 +5,6 @@ import { list } from "./list.js";
 import { prune } from "./prune.js";
 import { ask, send } from "./send.js";
 import { sent } from "./sent.js";
+import { tail } from "./tail.js";
 
-export const commands: readonly Command[] = [list, send, ask, sent, claims, busSend, busInbox, prune];
+export const commands: readonly Command[] = [list, send, ask, sent, tail, claims, busSend, busInbox, prune];
