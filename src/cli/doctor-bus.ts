@@ -1,0 +1,109 @@
+// The bus half of `switchboard doctor`: each bus folder under the agent dir, this user's and closed to
+// others, and the records of members whose process is gone (removed by --fix, which frees their
+// labels; their claims hold nothing already and go with the bus's next prune).
+import { chmodSync, lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { currentUid } from "../adapters/node/process-user.js";
+import type { BusHost } from "../ports/bus/bus-host.js";
+import { busKeys, createNodeBusReader, createNodeBusStore } from "../wiring/node-bus.js";
+import type { CliContext } from "./command.js";
+import type { Finding } from "./doctor-checks.js";
+
+/** A bus folder's subfolders are made 1700 (sticky, owner only): anything open to others is wrong. */
+function folderFindings(folder: string, fix: boolean): Finding[] {
+  const findings: Finding[] = [];
+  const uid = currentUid();
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  for (const path of [folder, ...entries.map((e) => join(folder, e))]) {
+    let stats: ReturnType<typeof lstatSync>;
+    try {
+      stats = lstatSync(path);
+    } catch {
+      continue;
+    }
+    if (!stats.isDirectory()) continue;
+    if (stats.uid !== uid) {
+      findings.push({
+        check: "bus",
+        status: "problem",
+        text: `${path} belongs to another user (uid ${stats.uid}).`,
+        fix: "remove it",
+      });
+      continue;
+    }
+    if ((stats.mode & 0o077) === 0) continue;
+    const mode = (stats.mode & 0o7777).toString(8);
+    if (!fix) {
+      findings.push({
+        check: "bus",
+        status: "problem",
+        text: `${path} is open to other users (mode ${mode}).`,
+        fix: `chmod go-rwx ${path} (or switchboard doctor --fix)`,
+      });
+      continue;
+    }
+    chmodSync(path, stats.mode & 0o7700);
+    findings.push({ check: "bus", status: "fixed", text: `${path} was open to other users (mode ${mode}); closed.` });
+  }
+  return findings;
+}
+
+export function checkBus(ctx: CliContext, fix: boolean): Finding[] {
+  const keys = busKeys(ctx.agentDir);
+  if (keys.length === 0) return [{ check: "bus", status: "ok", text: "No bus yet under the agent dir." }];
+  const findings: Finding[] = [];
+  for (const key of keys) {
+    const folder = join(ctx.agentDir, "session-bus", key);
+    // Opening a bus closes its folders that are open to others, as every session's does: said here.
+    const host: BusHost = {
+      raiseTurn() {},
+      warn(warning) {
+        if (warning.kind !== "bus-opened") return;
+        const mode = (warning.mode & 0o7777).toString(8);
+        const aside = warning.setAside > 0 ? `, and set aside ${warning.setAside} file(s) other users owned` : "";
+        findings.push({
+          check: "bus",
+          status: "fixed",
+          text: `${warning.path} was open to other users (mode ${mode}): closed ${warning.folders} folder(s)${aside}, as every session does.`,
+        });
+      },
+    };
+    const view = createNodeBusReader(ctx.agentDir, key, host).snapshot();
+    findings.push(...folderFindings(folder, fix));
+    if (view.isErr()) continue;
+    const gone = view.value.sessions.filter((s) => s.state === "gone");
+    const live = view.value.sessions.length - gone.length;
+    if (gone.length === 0) {
+      findings.push({ check: "bus", status: "ok", text: `${folder}: ${live} live member(s).` });
+      continue;
+    }
+    if (!fix) {
+      const labels = gone.map((s) => s.label).join(", ");
+      findings.push({
+        check: "bus",
+        status: "warn",
+        text: `${folder}: ${gone.length} member record(s) of sessions that are gone (${labels}); their labels stay taken until their heartbeat ages out.`,
+        fix: "switchboard doctor --fix removes them",
+      });
+      continue;
+    }
+    const store = createNodeBusStore(ctx.agentDir, key);
+    let removed = 0;
+    for (const s of gone) {
+      const stored = store.readRecord(s.id);
+      if (stored.isOk() && stored.value !== undefined && store.removeRecord(s.id, stored.value.record.joinToken).isOk())
+        removed++;
+    }
+    findings.push({
+      check: "bus",
+      status: "fixed",
+      text: `${folder}: removed ${removed} member record(s) of sessions that are gone.`,
+    });
+  }
+  return findings;
+}

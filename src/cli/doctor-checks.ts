@@ -1,0 +1,333 @@
+// What `switchboard doctor` looks at, each check a function of the places it reads: the settings that
+// place the folders, the mail root and the path to it, each address folder's mode and owner, stale
+// running records, tmp/ leftovers, what a prune would remove, the file system, and file watching.
+import {
+  chmodSync,
+  type FSWatcher,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statfsSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { checkRootPath } from "../adapters/fs/shared/fs-path-safety.js";
+import { createConfigFile } from "../adapters/node/config-file.js";
+import { nodeFs } from "../adapters/node/node-fs.js";
+import { currentUid } from "../adapters/node/process-user.js";
+import { isAddress } from "../domain/mail/address.js";
+import { readConfig } from "../domain/mail/config.js";
+import { describeStoreError } from "../domain/mail/store-errors.js";
+import { createNodeMailStore } from "../wiring/node-mailbox.js";
+import type { CliContext } from "./command.js";
+import { openMailReader } from "./mail-side.js";
+
+export interface Finding {
+  /** Which check: root, path, folders, records, tmp, prune, filesystem, watch, settings. */
+  check: string;
+  status: "ok" | "warn" | "problem" | "fixed";
+  text: string;
+  /** What fixes it, when something does. */
+  fix?: string;
+}
+
+const ok = (check: string, text: string): Finding => ({ check, status: "ok", text });
+const warn = (check: string, text: string, fix?: string): Finding => ({
+  check,
+  status: "warn",
+  text,
+  ...(fix ? { fix } : {}),
+});
+const problem = (check: string, text: string, fix?: string): Finding => ({
+  check,
+  status: "problem",
+  text,
+  ...(fix ? { fix } : {}),
+});
+
+/** How old a tmp/ file must be to count as left behind (a write takes milliseconds). */
+const tmpLeftoverMs = 60 * 60 * 1000;
+
+export function checkSettings(ctx: CliContext): Finding[] {
+  const state = ctx.term.env.XDG_STATE_HOME;
+  const findings: Finding[] = [];
+  if (state !== undefined && state !== "" && !isAbsolute(state))
+    findings.push(
+      warn(
+        "settings",
+        `XDG_STATE_HOME="${state}" is not absolute, so it is ignored (as the specification asks).`,
+        "set it to an absolute path, or unset it",
+      ),
+    );
+  findings.push(
+    ok("settings", `mail root: ${ctx.mailRoot}`),
+    ok("settings", `agent dir: ${ctx.agentDir}${ctx.term.env.PI_CODING_AGENT_DIR ? " (PI_CODING_AGENT_DIR)" : ""}`),
+  );
+  const config = createConfigFile(ctx.agentDir);
+  const reading = readConfig(config.read(), config.path);
+  findings.push(
+    reading.problem === undefined
+      ? ok(
+          "settings",
+          `${config.path}: hopLimit ${reading.config.hopLimit}, pruneAfterDays ${reading.config.pruneAfterDays}`,
+        )
+      : problem(
+          "settings",
+          reading.problem,
+          `edit ${config.path}: it holds { "hopLimit": 5, "pruneAfterDays": 30 } at most`,
+        ),
+  );
+  return findings;
+}
+
+const exists = (path: string) => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+};
+
+export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
+  const root = ctx.mailRoot;
+  const stats = exists(root);
+  if (stats === undefined) return [ok("root", `${root} does not exist yet: the first session makes it.`)];
+  if (stats.isSymbolicLink()) {
+    const walked = checkRootPath(nodeFs, root, currentUid(), { path: root });
+    if (walked.isErr())
+      return [problem("root", `${root} is a link, and its target is not safe: ${describeStoreError(walked.error)}.`)];
+    return [
+      warn(
+        "root",
+        `${root} is a link; sessions use the folder it leads to, and stop reading mail if it is pointed elsewhere.`,
+      ),
+    ];
+  }
+  const walked = checkRootPath(nodeFs, root, currentUid(), { path: root });
+  if (walked.isErr()) return [problem("path", `${describeStoreError(walked.error)}.`)];
+  if ((stats.mode & 0o077) === 0) return [ok("root", `${root} is yours and closed to other users (0700).`)];
+  const mode = (stats.mode & 0o777).toString(8);
+  if (!fix)
+    return [
+      problem(
+        "root",
+        `${root} is open to other users (mode ${mode}).`,
+        `chmod 700 ${root} (or switchboard doctor --fix)`,
+      ),
+    ];
+  chmodSync(root, 0o700);
+  return [{ check: "root", status: "fixed", text: `${root} was open to other users (mode ${mode}); it is 0700 now.` }];
+}
+
+/** Each address folder and its four boxes: this user's and closed to others. */
+export function checkFolders(ctx: CliContext, fix: boolean): Finding[] {
+  const root = ctx.mailRoot;
+  if (exists(root) === undefined) return [];
+  const findings: Finding[] = [];
+  const uid = currentUid();
+  let checked = 0;
+  for (const name of readdirSync(root).filter(isAddress).slice(0, 5000)) {
+    for (const path of [join(root, name), ...["tmp", "new", "cur", "sent"].map((box) => join(root, name, box))]) {
+      const stats = exists(path);
+      if (stats === undefined || !stats.isDirectory()) continue;
+      checked++;
+      if (stats.uid !== uid) {
+        findings.push(
+          problem(
+            "folders",
+            `${path} belongs to another user (uid ${stats.uid}): sessions refuse it.`,
+            `remove it, or chown it to yourself`,
+          ),
+        );
+        continue;
+      }
+      if ((stats.mode & 0o077) === 0) continue;
+      const mode = (stats.mode & 0o777).toString(8);
+      if (!fix)
+        findings.push(
+          problem(
+            "folders",
+            `${path} is open to other users (mode ${mode}).`,
+            `chmod 700 ${path} (or switchboard doctor --fix)`,
+          ),
+        );
+      else {
+        chmodSync(path, 0o700);
+        findings.push({
+          check: "folders",
+          status: "fixed",
+          text: `${path} was open to other users (mode ${mode}); it is 0700 now.`,
+        });
+      }
+    }
+  }
+  if (findings.length === 0)
+    findings.push(ok("folders", `${checked} mailbox folders are yours and closed to other users.`));
+  return findings;
+}
+
+/** Running records no live session stands behind. Reading them removes those of processes that are
+ * gone, as every session's listing does; what stays (a record from another pid namespace gone stale,
+ * one that does not parse) is removed by --fix. */
+export function checkRecords(ctx: CliContext, fix: boolean): Finding[] {
+  const store = createNodeMailStore(ctx.mailRoot);
+  const before = store.listRunning();
+  if (before.isErr()) return [];
+  const live = new Set(
+    openMailReader(ctx)
+      .list()
+      .map((s) => s.address as string),
+  );
+  const stale = before.value.filter((e) => !live.has(e.address));
+  const left = stale.filter((e) => store.readRunning(e.address).unwrapOr(undefined) === e.text);
+  const findings: Finding[] = [];
+  const cleared = stale.length - left.length;
+  if (cleared > 0)
+    findings.push({
+      check: "records",
+      status: "fixed",
+      text: `Removed ${cleared} running record(s) of processes that are gone (as every session's listing does).`,
+    });
+  if (left.length > 0 && fix) {
+    let removed = 0;
+    for (const entry of left) if (store.removeRunning(entry.address, entry.text).isOk()) removed++;
+    findings.push({
+      check: "records",
+      status: "fixed",
+      text: `Removed ${removed} running record(s) nothing here can judge live (another pid namespace, gone stale, or unreadable).`,
+    });
+  } else if (left.length > 0) {
+    const names = left
+      .slice(0, 5)
+      .map((e) => e.address)
+      .join(", ");
+    findings.push({
+      check: "records",
+      status: "warn",
+      text: `${left.length} running record(s) nothing here can judge live (another pid namespace, gone stale, or unreadable): ${names}.`,
+      fix: "switchboard doctor --fix removes them",
+    });
+  }
+  if (findings.length === 0)
+    findings.push(
+      ok(
+        "records",
+        live.size === 0 ? "No running records." : `${live.size} running record(s), each of a live session.`,
+      ),
+    );
+  return findings;
+}
+
+/** Files left in tmp/ folders by writers that crashed: harmless, swept by their session at start. */
+export function checkTmp(ctx: CliContext): Finding[] {
+  const root = ctx.mailRoot;
+  if (exists(root) === undefined) return [];
+  let left = 0;
+  const now = ctx.term.now();
+  for (const name of readdirSync(root).filter(isAddress).slice(0, 5000)) {
+    let files: string[];
+    try {
+      files = readdirSync(join(root, name, "tmp")).slice(0, 1000);
+    } catch {
+      continue;
+    }
+    for (const file of files) if (now - (exists(join(root, name, "tmp", file))?.mtimeMs ?? now) > tmpLeftoverMs) left++;
+  }
+  if (left === 0) return [ok("tmp", "No files left in tmp/ folders.")];
+  return [
+    warn(
+      "tmp",
+      `${left} file(s) older than an hour in tmp/ folders: writes a crash cut short. Never read as mail.`,
+      "each session sweeps its own at start; switchboard prune removes closed sessions' folders",
+    ),
+  ];
+}
+
+export function checkPrune(ctx: CliContext): Finding[] {
+  const judged = openMailReader(ctx).pruneVerdicts(true);
+  if (judged.isErr()) return [];
+  const going = judged.value.filter((v) => v.reason === "removed").length;
+  if (going === 0) return [ok("prune", "No mailbox folder of a closed session waits to be pruned.")];
+  return [
+    warn(
+      "prune",
+      `${going} mailbox folder(s) of closed sessions with no unread mail could go.`,
+      "switchboard prune (or wait: sessions prune them after pruneAfterDays)",
+    ),
+  ];
+}
+
+/** Network and other shared file systems break rename and watching: statfs's type says which. */
+const networkTypes = new Map<number, string>([
+  [0x6969, "NFS"],
+  [0xff534d42, "CIFS"],
+  [0xfe534d42, "SMB2"],
+  [0x517b, "SMB"],
+  [0x01021997, "9P"],
+  [0x65735546, "FUSE"],
+  [0x564c, "NCP"],
+  [0x6b414653, "AFS"],
+  [0x47504653, "GPFS"],
+  [0x0bd00bd0, "Lustre"],
+]);
+
+export function checkFilesystem(ctx: CliContext): Finding[] {
+  const at = exists(ctx.mailRoot) === undefined ? join(ctx.mailRoot, "..") : ctx.mailRoot;
+  let type: number;
+  try {
+    type = statfsSync(at).type;
+  } catch {
+    return [];
+  }
+  const network = networkTypes.get(type);
+  if (network === undefined)
+    return [ok("filesystem", `${at} is on a local file system (type 0x${type.toString(16)}).`)];
+  return [
+    problem(
+      "filesystem",
+      `${at} is on ${network}: renames can be reported missing after they happened, and watching for mail is unreliable.`,
+      "set XDG_STATE_HOME to a folder on a local disk for every session",
+    ),
+  ];
+}
+
+/** Whether a watch on a folder beside the mail root hears a file made in it within a second. */
+export function checkWatch(ctx: CliContext): Promise<Finding[]> {
+  const parent = exists(ctx.mailRoot) === undefined ? ctx.term.env.TMPDIR || "/tmp" : ctx.mailRoot;
+  let folder: string;
+  try {
+    folder = mkdtempSync(join(parent, ".switchboard-watch-"));
+  } catch {
+    return Promise.resolve([]);
+  }
+  return new Promise((resolve) => {
+    let watcher: FSWatcher | undefined;
+    const end = (finding: Finding) => {
+      clearTimeout(timer);
+      watcher?.close();
+      rmSync(folder, { recursive: true, force: true });
+      resolve([finding]);
+    };
+    const timer = setTimeout(
+      () =>
+        end(
+          warn(
+            "watch",
+            "Watching the mail root heard nothing within a second: mail arrives by the poll, up to a second late.",
+            "use a local file system for the mail root",
+          ),
+        ),
+      1000,
+    );
+    try {
+      watcher = watch(folder, () =>
+        end(ok("watch", "Watching the mail root works: mail arrives within milliseconds.")),
+      );
+      writeFileSync(join(folder, "probe"), "");
+    } catch {
+      end(warn("watch", "Watching the mail root is not possible here: mail arrives by the poll, up to a second late."));
+    }
+  });
+}

@@ -1,0 +1,116 @@
+// `switchboard doctor` as a real process on a mail root and a bus with each problem planted: what it
+// reports (text and --json), its exit code, and what --fix changes (modes, stale records) and leaves.
+import { chmodSync, mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeSessionRecord } from "../../src/domain/bus/records.js";
+import { createSandbox, type Sandbox } from "../e2e/harness/sandbox.js";
+import { runCli } from "./cli-process.js";
+
+interface Report {
+  problems: number;
+  findings: Array<{ check: string; status: string; text: string; fix?: string }>;
+}
+
+/** A pid no process has: above the kernel's largest. */
+const deadPid = 4_194_305;
+const closedSession = "0190d4d4-9999-7000-8000-0000000000d4";
+const staleSession = "0190e5e5-9999-7000-8000-0000000000e5";
+
+describe("switchboard doctor on planted problems", () => {
+  let sandbox: Sandbox;
+  let root: string;
+  let bus: string;
+
+  beforeAll(() => {
+    sandbox = createSandbox();
+    root = join(sandbox.state, "pi-session-mail");
+    for (const box of ["tmp", "new", "cur", "sent"])
+      mkdirSync(join(root, closedSession, box), { recursive: true, mode: 0o700 });
+    mkdirSync(join(root, "running"), { mode: 0o700 });
+    chmodSync(root, 0o755);
+    chmodSync(join(root, closedSession), 0o777);
+    const record = {
+      address: staleSession,
+      cwd: sandbox.home,
+      pid: deadPid,
+      state: "idle",
+      waitingOn: "",
+      updated: new Date().toISOString(),
+    };
+    writeFileSync(join(root, "running", `${staleSession}.json`), JSON.stringify(record), { mode: 0o600 });
+    const leftover = join(root, closedSession, "tmp", "half-written");
+    writeFileSync(leftover, "{", { mode: 0o600 });
+    utimesSync(leftover, new Date(Date.now() - 2 * 3600_000), new Date(Date.now() - 2 * 3600_000));
+    writeFileSync(join(sandbox.agentDir, "session-mail.json"), `{ "hopLimit": 3, "hoplimit": 4 }\n`);
+    bus = join(sandbox.agentDir, "session-bus", "shop-0123456789abcdef");
+    for (const folder of ["sessions", "inbox", "claims", "offers", "tmp"])
+      mkdirSync(join(bus, folder), { recursive: true, mode: 0o700 });
+    chmodSync(join(bus, "inbox"), 0o777);
+    const member = {
+      id: staleSession,
+      label: "ghost",
+      pid: deadPid,
+      joinToken: "0190e5e5-0000-7000-8000-000000000001",
+      cwd: sandbox.home,
+      root: sandbox.home,
+      armed: true,
+      wake: false,
+      joinedAt: new Date().toISOString(),
+    };
+    writeFileSync(join(bus, "sessions", `${staleSession}.json`), encodeSessionRecord(member), { mode: 0o600 });
+  });
+
+  afterAll(async () => {
+    await sandbox?.cleanup();
+  });
+
+  it("reports each planted problem with its fix, and exits 1", async () => {
+    const run = await runCli(sandbox, ["doctor", "--json"]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as Report;
+    const find = (check: string, pattern: RegExp) =>
+      report.findings.find((f) => f.check === check && pattern.test(f.text));
+    expect(find("root", /is open to other users \(mode 755\)/)).toMatchObject({
+      status: "problem",
+      fix: expect.stringMatching(/^chmod 700 /),
+    });
+    expect(find("folders", new RegExp(`${closedSession} is open to other users \\(mode 777\\)`))).toMatchObject({
+      status: "problem",
+    });
+    // A record of a dead process is removed by reading it, as every session's listing does.
+    expect(find("records", /Removed 1 running record\(s\) of processes that are gone/)).toMatchObject({
+      status: "fixed",
+    });
+    expect(find("tmp", /1 file\(s\) older than an hour/)).toMatchObject({ status: "warn" });
+    expect(find("prune", /1 mailbox folder\(s\) of closed sessions/)).toMatchObject({ status: "warn" });
+    expect(find("settings", /unknown key|hoplimit/)).toMatchObject({ status: "problem" });
+    // Opening the bus closes its open folders, as every session does; the report says so.
+    expect(find("bus", /inbox was open to other users \(mode 777\): closed 1 folder/)).toMatchObject({
+      status: "fixed",
+    });
+    expect(find("bus", /1 member record\(s\) of sessions that are gone \(ghost\)/)).toMatchObject({ status: "warn" });
+    expect(find("watch", /works/)).toMatchObject({ status: "ok" });
+    expect(find("filesystem", /local file system/)).toMatchObject({ status: "ok" });
+    expect(report.problems).toBe(report.findings.filter((f) => f.status === "problem").length);
+    // The text for people says the same, one line each, with the fix under it.
+    const text = await runCli(sandbox, ["doctor"]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^PROBLEM {2}.* is open to other users \(mode 755\)\.\n {9}fix: chmod 700 /m);
+    expect(text.stdout).toMatch(/\n\d problem\(s\)\.\n$/);
+  });
+
+  it("--fix closes the folders and removes the stale bus record, says so, and leaves the rest", async () => {
+    const fixed = JSON.parse((await runCli(sandbox, ["doctor", "--fix", "--json"])).stdout) as Report;
+    expect(fixed.findings.filter((f) => f.status === "fixed").map((f) => f.check)).toEqual(["root", "folders", "bus"]);
+    expect(statSync(root).mode & 0o777).toBe(0o700);
+    expect(statSync(join(root, closedSession)).mode & 0o777).toBe(0o700);
+    expect(statSync(join(bus, "inbox")).mode & 0o777).toBe(0o700);
+    // What --fix never touches: the settings file (a person's), the leftovers and the closed folder.
+    expect(fixed.findings.filter((f) => f.status === "problem").map((f) => f.check)).toEqual(["settings"]);
+    writeFileSync(join(sandbox.agentDir, "session-mail.json"), `{ "hopLimit": 3 }\n`);
+    const after = await runCli(sandbox, ["doctor"]);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toMatch(/\nNo problems\.\n$/);
+  });
+});
