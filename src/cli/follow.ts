@@ -34,7 +34,7 @@ interface Seen {
   event: Omit<FollowEvent, "event">;
 }
 
-export interface Follower {
+interface Follower {
   /** One look: the events since the last (none on the first, which only learns what is there). */
   look(): FollowEvent[];
 }

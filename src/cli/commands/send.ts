@@ -130,6 +130,12 @@ export const ask: Command = {
   },
 };
 
+/** A refusal: the reason on stderr, and with --json the same as an object on stdout. */
+function refuse(ctx: CliContext, refusal: { text: string; code: ExitCode }): ExitCode {
+  if (ctx.json) ctx.term.out(jsonLine({ outcome: refusal.code === exitCodes.gone ? "gone" : refusal.code === exitCodes.refused ? "refused" : "error", error: refusal.text }));
+  return ctx.fail(refusal.code, refusal.text);
+}
+
 interface AskInput {
   to: string;
   body: string;
@@ -153,7 +159,7 @@ async function askOnce(ctx: CliContext, shell: ShellSession, input: AskInput): P
   try {
     const target = engine.resolve(input.to);
     if (input.caller !== undefined && target.isOk() && waitsOn(input.running, target.value, input.caller.address)) {
-      return ctx.fail(exitCodes.refused, describeRefusal({ kind: "deadlock", to: target.value }, input.to).text);
+      return refuse(ctx, describeRefusal({ kind: "deadlock", to: target.value }, input.to));
     }
     const startedMs = ctx.term.now();
     const asked = await engine.ask(input.to, input.body, controller.signal, (progress) => {
@@ -162,8 +168,7 @@ async function askOnce(ctx: CliContext, shell: ShellSession, input: AskInput): P
     });
     if (asked.isErr()) {
       if (asked.error.kind === "not-owner") return "taken";
-      const { text, code } = describeRefusal(asked.error, input.to);
-      return ctx.fail(code, text);
+      return refuse(ctx, describeRefusal(asked.error, input.to));
     }
     return askOutcome(ctx, asked.value, { who: input.to, why, waitedMs: ctx.term.now() - startedMs });
   } finally {

@@ -1,0 +1,103 @@
+// The `switchboard` program as a real process on a fresh mail root (no session runs): its help, its
+// usage errors (exit 2, one line on stderr, never a stack trace), every command's --json parsed, and
+// colour only on a terminal without NO_COLOR.
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commands } from "../../src/cli/commands/index.js";
+import { e2ePaths } from "../e2e/harness/pi-command.js";
+import { createSandbox, type Sandbox } from "../e2e/harness/sandbox.js";
+import { cliBundle, cliEnv, runCli } from "./cli-process.js";
+
+const closed = "0190f6f6-9999-7000-8000-0000000000f6";
+
+describe("switchboard, the program", () => {
+  let sandbox: Sandbox;
+
+  beforeAll(() => {
+    sandbox = createSandbox();
+  });
+
+  afterAll(async () => {
+    await sandbox?.cleanup();
+  });
+
+  it("--help names every command, the exit codes and where it looks", async () => {
+    const help = await runCli(sandbox, ["--help"]);
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    for (const command of commands) expect(help.stdout).toContain(`\n  ${command.words.join(" ")} `);
+    expect(help.stdout).toMatch(/\n {2}7 {4}refused: hop limit/);
+    expect(help.stdout).toContain("NO_COLOR");
+  });
+
+  it("each command's --help shows its usage, its options and an example", async () => {
+    for (const command of commands) {
+      const words = [...command.words];
+      const help = await runCli(sandbox, [...words, "--help"]);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: switchboard ${words.join(" ")}`));
+      expect(help.stdout).toMatch(/\nOptions:\n(.*\n)*? {2}-h, --help +show this help\n/);
+      expect(help.stdout).toMatch(/\nExamples?:\n {2}\$ switchboard /);
+      expect(await runCli(sandbox, ["help", ...words])).toMatchObject({ code: 0, stdout: help.stdout });
+    }
+  });
+
+  it("bad usage exits 2 with one line on stderr naming the fix, never a stack trace", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["frob"], /^switchboard: unknown command "frob"\. Run switchboard --help for the list\.\n$/],
+      [["bus", "frob"], /^switchboard: unknown command "bus frob"\./],
+      [["list", "--frob"], /^switchboard: Unknown option '--frob'.*Run switchboard list --help\.\n$/],
+      [["send", "bee"], /^switchboard: missing <text\|->\. Run switchboard send --help\.\n$/],
+      [["send", "bee", "one", "two"], /^switchboard: unexpected argument "two" \(quote text with spaces\)/],
+      [["send", "bee", "   "], /^switchboard: the message is empty\.\n$/],
+      [["ask", "bee", "x", "--timeout", "1h"], /^switchboard: --timeout is at most 10m/],
+      [["bus", "inbox", "--limit", "0"], /^switchboard: --limit is a whole number from 1 to 200\n$/],
+    ];
+    for (const [args, stderr] of cases) {
+      const run = await runCli(sandbox, args);
+      expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code: 2, stdout: "" });
+      expect(run.stderr).toMatch(stderr);
+    }
+  });
+
+  it("a recipient that does not resolve exits 1; one not running exits 6 (--json says why on stdout)", async () => {
+    const unknown = await runCli(sandbox, ["send", "nobody", "hi"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^switchboard: No running session is named "nobody"/);
+    const gone = await runCli(sandbox, ["ask", closed, "hi", "--json"]);
+    expect(gone.code).toBe(6);
+    expect(JSON.parse(gone.stdout)).toEqual({ outcome: "gone", error: expect.stringMatching(/is not running/) });
+  });
+
+  it("every command's --json is one JSON document (tail: one per line)", async () => {
+    const queued = JSON.parse((await runCli(sandbox, ["send", closed, "for when you start", "--json"])).stdout);
+    expect(queued).toMatchObject({ kind: "request", to: closed, running: false });
+    const documents: Array<[string[], (value: unknown) => void]> = [
+      [["list"], (v) => expect(v).toEqual({ sessions: [] })],
+      [["sent"], (v) => expect(v).toMatchObject({ sent: [{ id: queued.id, state: "waiting-start", kind: "request" }] })],
+      [["sent", "--from", closed], (v) => expect(v).toEqual({ sent: [] })],
+      [["claims"], (v) => expect(v).toMatchObject({ claims: [], offers: [] })],
+      [["bus", "inbox"], (v) => expect(v).toEqual({ messages: [], more: 0 })],
+      [["prune", "--dry-run"], (v) => expect(v).toMatchObject({ dryRun: true, removed: expect.any(Number) })],
+      [["doctor"], (v) => expect(v).toMatchObject({ problems: 0, findings: expect.any(Array) })],
+    ];
+    for (const [args, check] of documents) {
+      const run = await runCli(sandbox, [...args, "--json"]);
+      expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: "" });
+      check(JSON.parse(run.stdout));
+    }
+  });
+
+  it("colours only a terminal, and never with NO_COLOR set", () => {
+    // `script` gives the program a terminal for stdout.
+    const onTerminal = (extra: Record<string, string>) =>
+      spawnSync("script", ["-qec", `${e2ePaths.nodeBin} ${cliBundle(sandbox)} sent`, "/dev/null"], {
+        env: cliEnv(sandbox, extra),
+        encoding: "utf8",
+      }).stdout;
+    expect(onTerminal({})).toContain("\u001b[1mID");
+    expect(onTerminal({ NO_COLOR: "1" })).not.toContain("\u001b[");
+    const piped = spawnSync(e2ePaths.nodeBin, [cliBundle(sandbox), "sent"], { env: cliEnv(sandbox), encoding: "utf8" });
+    expect(piped.stdout).toMatch(/^ID {8}KIND/);
+    expect(piped.stdout).not.toContain("\u001b[");
+  });
+});
