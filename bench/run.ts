@@ -8,6 +8,7 @@ import { runSeed } from "../test/sim/mail/run-seed.js";
 import { type BigInboxFigures, benchBigInbox } from "./big-inbox-bench.js";
 import { type BoardFigures, benchBoard } from "./board-bench.js";
 import { type BusFigures, benchBus } from "./bus-bench.js";
+import { benchCliList, type CliFigures } from "./cli-bench.js";
 import { benchLatency, benchList, benchScan, benchSend, type LatencyFigures, removeRoots } from "./fs-bench.js";
 import { benchClaimCheck, type GuardFigures } from "./guard-bench.js";
 import { benchRoundTrip, benchStartup, type RoundTripFigures, type StartupFigures } from "./pi-bench.js";
@@ -16,7 +17,7 @@ import { nowUs, round } from "./stats.js";
 import { benchWake, type WakeFigures } from "./wake-bench.js";
 
 const quick = process.argv.includes("--quick");
-/** `--only bigInbox`, `--only board`, `--only bus`, `--only guards`, `--only latency`, `--only wake`, `--only startup` or `--only roundTrip`: those
+/** `--only bigInbox`, `--only board`, `--only bus`, `--only cli`, `--only guards`, `--only latency`, `--only wake`, `--only startup` or `--only roundTrip`: those
  * figures alone, printed and not written (results.json holds whole runs). */
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 const goals = {
@@ -39,6 +40,7 @@ const goals = {
   boardPollMaxBlockMs: 50,
   claimCheck: 2,
   bashGuard: 1.5,
+  cliList: 1.5,
 };
 
 async function benchSimulator(seeds: number): Promise<{ messagesPerSecond: number; seeds: number }> {
@@ -243,6 +245,14 @@ function printRoundTrip(roundTrip: RoundTripFigures): void {
 }
 
 const boardBench = () => benchBoard(quick ? 5 : 20);
+const cliBench = () => benchCliList(quick ? 10 : 40);
+
+function printCli(cli: CliFigures): void {
+  const ms = (v: number) => `${round(v, 1)} ms`;
+  console.log(
+    line("switchboard list (4 sessions)", ms(cli.listMs), ms(cli.floorMs), cli.listMs / cli.floorMs, goals.cliList),
+  );
+}
 
 function printBoard(board: BoardFigures): void {
   const name = `board poll at ${board.claims.toLocaleString("en")} claims`;
@@ -276,6 +286,14 @@ async function runOnly(name: string): Promise<void> {
     );
     return;
   }
+  if (name === "cli") {
+    const cli = await cliBench();
+    removeRoots();
+    console.log(`${"figure".padEnd(30)} ${"ours".padStart(14)} ${"floor".padStart(14)} ${"ratio".padStart(8)}`);
+    printCli(cli);
+    console.log(JSON.stringify({ cli, ratios: { cliList: round(cli.listMs / cli.floorMs, 3) } }));
+    return;
+  }
   if (name === "wake") {
     const wake = await wakeBench();
     removeRoots();
@@ -307,7 +325,9 @@ async function runOnly(name: string): Promise<void> {
     return;
   }
   if (name !== "bigInbox") {
-    throw new Error(`--only knows bigInbox, board, bus, guards, latency, wake, startup and roundTrip, not ${name}`);
+    throw new Error(
+      `--only knows bigInbox, board, bus, cli, guards, latency, wake, startup and roundTrip, not ${name}`,
+    );
   }
   const bigInbox = await bigInboxSize();
   removeRoots();
@@ -329,6 +349,7 @@ async function main(): Promise<void> {
   const guards = await benchClaimCheck(quick);
   const wake = await wakeBench();
   const board = await boardBench();
+  const cli = await cliBench();
   // Last: its 100,000-file inboxes are deleted only after every other figure is taken.
   const bigInbox = await bigInboxSize();
   removeRoots();
@@ -345,6 +366,8 @@ async function main(): Promise<void> {
     ...guardRatios(guards),
     // A wake session's raised turn against the mail half's delivery, interleaved message by message.
     busWakeP50: wake.wakeP50Us / wake.deliveryP50Us,
+    // `switchboard list` against `node -e ""`, spawn to exit, interleaved.
+    cliList: cli.listMs / cli.floorMs,
   };
   const us = (v: number) => `${round(v, 1)} µs`;
   const ms = (v: number) => `${round(v, 1)} ms`;
@@ -452,6 +475,7 @@ async function main(): Promise<void> {
   printGuards(guards);
   printWake(wake);
   printBoard(board);
+  printCli(cli);
   printBigInbox(bigInbox);
   const results = {
     date: new Date().toISOString(),
@@ -476,6 +500,7 @@ async function main(): Promise<void> {
       guards,
       wake,
       board,
+      cli,
       bigInbox,
     },
     ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round(v, 3)])),

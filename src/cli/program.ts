@@ -1,6 +1,5 @@
 // The program: finds the command its first words name, parses the rest with node:util's parseArgs,
 // and runs it; usage errors and --help are answered here, the same way for every command.
-import { parseArgs } from "node:util";
 import { agentDirFromEnv } from "../adapters/node/agent-dir.js";
 import { mailRootFromEnv } from "../adapters/node/mail-root.js";
 import type { CliContext, Command, OptionValues } from "./command.js";
@@ -10,6 +9,10 @@ import { commandHelp, programHelp } from "./help.js";
 import type { Terminal } from "./terminal.js";
 
 const version = "0.1.0";
+
+// parseArgs taken from node:util itself: an ES import of node:util evaluates every one of its
+// exports, loading a dozen internal modules (worker_threads among them) this program never uses.
+const { parseArgs } = process.getBuiltinModule("node:util");
 
 /** The options every command takes. */
 const common = {

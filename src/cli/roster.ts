@@ -4,6 +4,7 @@
 import type { BusEngine, SessionRow, StatusView } from "../domain/bus/engine/index.js";
 import type { ListedSession } from "../domain/mail/engine/index.js";
 import { folderEntriesReadMax } from "../domain/mail/limits.js";
+import { compareText } from "../domain/shared/text/compare.js";
 import type { BusHost } from "../ports/bus/bus-host.js";
 import { busKeys, createNodeBus, createNodeBusReader, resolveBusPlace } from "../wiring/node-bus.js";
 import { createNodeMailStore } from "../wiring/node-mailbox.js";
@@ -82,7 +83,7 @@ export function readRoster(ctx: CliContext, repo: boolean): Roster | string {
   }
   for (const [id, bus] of onBus)
     if (!mail.listed.some((s) => s.address === id)) rows.push(rowOf(undefined, bus, undefined));
-  rows.sort((a, b) => (a.name ?? a.label ?? a.id).localeCompare(b.name ?? b.label ?? b.id) || a.id.localeCompare(b.id));
+  rows.sort((a, b) => compareText(a.name ?? a.label ?? a.id, b.name ?? b.label ?? b.id) || compareText(a.id, b.id));
   if (root === undefined) return { rows };
   return { rows, repo: { root, offers: views[0]?.view.offers ?? [] } };
 }

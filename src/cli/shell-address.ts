@@ -2,9 +2,9 @@
 // root (a dot-name, which no implementation takes for an address folder), so replies to it land in
 // one inbox over time. Asks that run at once take the next slot (`<id>-2`, `<id>-3`…): a slot's inbox
 // is owned by one process at a time, so two shells never take each other's answers.
-import { randomUUID } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { nodeCrypto } from "../adapters/node/builtins.js";
 import { type Address, isAddress } from "../domain/mail/address.js";
 
 /** How many shells may wait on answers at once. */
@@ -19,10 +19,10 @@ export function shellBaseAddress(root: string): Address {
   if (existing !== undefined) return existing;
   // Written whole under a temporary name, then linked into place: a second shell doing the same at
   // once loses the link and reads the winner's id.
-  const tmp = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  const tmp = `${path}.${process.pid}.${nodeCrypto().randomUUID()}.tmp`;
   const fd = openSync(tmp, "wx", 0o600);
   try {
-    writeSync(fd, `${randomUUID()}\n`);
+    writeSync(fd, `${nodeCrypto().randomUUID()}\n`);
   } finally {
     closeSync(fd);
   }

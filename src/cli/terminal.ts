@@ -41,7 +41,10 @@ export function nodeTerminal(): Terminal {
       return Buffer.concat(chunks).toString("utf8");
     },
     outIsTty,
-    errIsTty: process.stderr.isTTY === true,
+    // Read when asked: the first touch of process.stderr makes its stream (a millisecond or two).
+    get errIsTty() {
+      return process.stderr.isTTY === true;
+    },
     color: outIsTty && !noColor(process.env),
     env: process.env,
     cwd: process.cwd(),

@@ -1,35 +1,20 @@
-// The `switchboard` program as a real process: built from src/cli/main.ts with the options of its tsup
-// config (one bundle importing only Node's built-ins), then run against a sandbox's mail root and
-// agent dir. Every process is owned by the sandbox, which kills it by pid even when a test fails.
+// The `switchboard` program as a real process: built as the package lays it out (cli-build.ts), then run
+// against a sandbox's mail root and agent dir. Every process is owned by the sandbox, which kills it by pid even when a test fails.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { buildSync } from "esbuild";
 import { e2ePaths } from "../e2e/harness/pi-command.js";
 import { forgetProcess, type Sandbox } from "../e2e/harness/sandbox.js";
+import { buildCliPackage } from "./cli-build.js";
 
 const built = new WeakMap<Sandbox, string>();
 
-/** The program, bundled once per sandbox into its folder (removed with it). */
+/** The program's bin, built once per sandbox into its folder (removed with it). */
 export function cliBundle(sandbox: Sandbox): string {
   const known = built.get(sandbox);
   if (known !== undefined) return known;
-  const folder = join(sandbox.root, "cli");
-  mkdirSync(folder, { recursive: true });
-  const out = join(folder, "switchboard.js");
-  buildSync({
-    entryPoints: [join(e2ePaths.repoRoot, "src", "cli", "main.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: `${out}.tmp`,
-    banner: { js: "#!/usr/bin/env node" },
-    logLevel: "warning",
-  });
-  renameSync(`${out}.tmp`, out);
-  built.set(sandbox, out);
-  return out;
+  const bin = buildCliPackage(join(sandbox.root, "switchboard"));
+  built.set(sandbox, bin);
+  return bin;
 }
 
 export interface CliResult {

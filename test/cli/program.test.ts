@@ -73,7 +73,10 @@ describe("switchboard, the program", () => {
     expect(queued).toMatchObject({ kind: "request", to: closed, running: false });
     const documents: Array<[string[], (value: unknown) => void]> = [
       [["list"], (v) => expect(v).toEqual({ sessions: [] })],
-      [["sent"], (v) => expect(v).toMatchObject({ sent: [{ id: queued.id, state: "waiting-start", kind: "request" }] })],
+      [
+        ["sent"],
+        (v) => expect(v).toMatchObject({ sent: [{ id: queued.id, state: "waiting-start", kind: "request" }] }),
+      ],
       [["sent", "--from", closed], (v) => expect(v).toEqual({ sent: [] })],
       [["claims"], (v) => expect(v).toMatchObject({ claims: [], offers: [] })],
       [["bus", "inbox"], (v) => expect(v).toEqual({ messages: [], more: 0 })],

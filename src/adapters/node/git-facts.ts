@@ -2,11 +2,12 @@
 // and output. No optional locks (a status here must not take the index lock a peer's git waits
 // for), the C locale, literal pathspecs (a claimed file named `*.ts` is that file, not a glob), and
 // `--end-of-options` before a revision the model wrote.
-import { execFile } from "node:child_process";
+
 import { realpath } from "node:fs/promises";
 import { err, ok, type Result } from "neverthrow";
 import { gitGuardOutputBytesMax, gitGuardTimeoutMs } from "../../domain/bus/limits.js";
 import type { ChangedPath, GitFactError, GitFacts, WorktreeOf } from "../../ports/bus/git-facts.js";
+import { nodeChildProcess } from "./builtins.js";
 
 interface GitFactsOptions {
   /** The git program (default `git`, found on PATH). */
@@ -91,7 +92,7 @@ function failed(what: string, done: Run): GitFactError {
 
 function runGit(git: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Result<Run, GitFactError>> {
   return new Promise((resolve) => {
-    execFile(
+    nodeChildProcess().execFile(
       git,
       args,
       { encoding: "utf8", env, timeout: gitGuardTimeoutMs, maxBuffer: gitGuardOutputBytesMax, windowsHide: true },

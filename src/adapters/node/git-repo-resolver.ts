@@ -3,13 +3,13 @@
 // A cwd with no work tree (a bare repository, or inside a `.git` folder) joins its repository's bus,
 // so a lead in a bare repository sees the sessions of its worktrees, and its claims are relative to
 // its real cwd (it has no top of its own).
-import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
+
 import { realpathSync } from "node:fs";
 import { basename, dirname, resolve as resolvePath } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { gitOutputBytesMax, gitTimeoutMs } from "../../domain/bus/limits.js";
 import type { RepoError, RepoPlace, RepoResolver } from "../../ports/bus/repo-resolver.js";
+import { nodeChildProcess, nodeCrypto } from "./builtins.js";
 
 const keyNameCharsMax = 40;
 const keyHashHexChars = 16;
@@ -39,7 +39,7 @@ function repoKey(common: string, isRepository: boolean): string {
     .replace(/^[.-]+/, "")
     .slice(0, keyNameCharsMax)
     .replace(/-+$/, "");
-  const hash = createHash("sha256").update(common).digest("hex").slice(0, keyHashHexChars);
+  const hash = nodeCrypto().createHash("sha256").update(common).digest("hex").slice(0, keyHashHexChars);
   return `${readable === "" ? "repo" : readable}-${hash}`;
 }
 
@@ -107,7 +107,7 @@ type GitRun = { kind: "lines"; lines: string[] } | { kind: "not-a-repository" } 
 function runGit(git: string, env: NodeJS.ProcessEnv, cwd: string): GitRun {
   const args = ["-C", cwd, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"];
   try {
-    const out = execFileSync(git, args, {
+    const out = nodeChildProcess().execFileSync(git, args, {
       encoding: "utf8",
       env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { closeSync, openSync, readlinkSync, readSync } from "node:fs";
 import type { Liveness, ProcessIdentity, ProcessProbe, ProcessReport } from "../../ports/shared/process-probe.js";
+import { nodeChildProcess } from "./builtins.js";
 
 /** Linux's PID_MAX_LIMIT on 64-bit; macOS stays far below it. Anything larger is not a process id. */
 const pidMax = 2 ** 22;
@@ -127,7 +127,7 @@ function psSource(timeoutMs: number): StartSource {
     read(pid) {
       try {
         // C locale and UTC: the same process always prints the same lstart, whoever asks.
-        const output = execFileSync("ps", ["-o", "stat=", "-o", "lstart=", "-p", String(pid)], {
+        const output = nodeChildProcess().execFileSync("ps", ["-o", "stat=", "-o", "lstart=", "-p", String(pid)], {
           encoding: "utf8",
           env: { ...process.env, LC_ALL: "C", TZ: "UTC" },
           maxBuffer: psOutputBytesMax,

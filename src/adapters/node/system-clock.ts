@@ -11,8 +11,10 @@ function clampDelayMs(ms: number): number {
 /** Wall clock and Node timers. Every timer is unref'd: a mailbox timer must never keep a process alive. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  // CLOCK_MONOTONIC: it stands still while the machine is suspended, and no wall step moves it.
-  monotonic: () => performance.now(),
+  // CLOCK_MONOTONIC: it stands still while the machine is suspended, and no wall step moves it. Read
+  // through process.hrtime, not performance.now(), whose first use loads perf_hooks (eleven internal
+  // modules, a few ms of a short program's start).
+  monotonic: () => Number(process.hrtime.bigint()) / 1e6,
   setTimer(ms: number, fn: () => void): TimerHandle {
     const timer = setTimeout(fn, clampDelayMs(ms));
     timer.unref();

@@ -1,6 +1,7 @@
 // The bus from a shell with the `session` tool's rules: what is claimed, a send, an inbox read.
 import { describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusMessage } from "../../domain/bus/bus-files.js";
+import { compareText } from "../../domain/shared/text/compare.js";
 import { labelWithName, sameLabel } from "../../domain/shared/text/same-label.js";
 import { openRepoBus, type RepoBus, startShellOnBus } from "../bus-side.js";
 import type { CliContext, Command } from "../command.js";
@@ -32,7 +33,7 @@ export const claims: Command = {
         observed: s.observed.includes(path),
       })),
     );
-    rows.sort((a, b) => a.path.localeCompare(b.path));
+    rows.sort((a, b) => compareText(a.path, b.path));
     if (ctx.json) {
       ctx.term.out(json({ root: bus.place.root, claims: rows, offers: view.value.offers }));
       return exitCodes.ok;

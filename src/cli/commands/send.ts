@@ -132,7 +132,13 @@ export const ask: Command = {
 
 /** A refusal: the reason on stderr, and with --json the same as an object on stdout. */
 function refuse(ctx: CliContext, refusal: { text: string; code: ExitCode }): ExitCode {
-  if (ctx.json) ctx.term.out(jsonLine({ outcome: refusal.code === exitCodes.gone ? "gone" : refusal.code === exitCodes.refused ? "refused" : "error", error: refusal.text }));
+  if (ctx.json)
+    ctx.term.out(
+      jsonLine({
+        outcome: refusal.code === exitCodes.gone ? "gone" : refusal.code === exitCodes.refused ? "refused" : "error",
+        error: refusal.text,
+      }),
+    );
   return ctx.fail(refusal.code, refusal.text);
 }
 

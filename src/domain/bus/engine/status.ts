@@ -1,6 +1,7 @@
 // `status` (a read that prunes; never joins) and the board's snapshot (a read that prunes nothing).
 import { err, ok, type Result } from "neverthrow";
 import type { FileCount, StoredOffer } from "../../../ports/bus/bus-store.js";
+import { compareText } from "../../shared/text/compare.js";
 import type { BusError } from "../bus-errors.js";
 import type { ClaimName } from "../bus-files.js";
 import { liveHolder } from "../claim-rules.js";
@@ -151,7 +152,7 @@ export function viewOf(
   const sessions = peers.sessions
     .filter((s) => s.state !== "expired")
     .map((s) => rowOf(ctx, s, identity?.id, sorted.get(s.record.id) ?? [], marked, unread))
-    .sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
+    .sort((a, b) => compareText(a.label, b.label) || compareText(a.id, b.id));
   return ok({
     self: {
       id: identity?.id,
