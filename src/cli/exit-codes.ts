@@ -13,7 +13,8 @@ export const exitCodes = {
   failed: 4,
   /** No answer within --timeout; a later answer still arrives in the shell's inbox. */
   timeout: 5,
-  /** The target is not running, or stopped running before it answered. */
+  /** The target is not running (no running session has that name, or the id's session is closed),
+   * or stopped running before it answered. */
   gone: 6,
   /** Refused before anything was sent: the hop limit, a wait that would deadlock, a session whose
    * person refuses mail, or one suspended with Ctrl-Z. */

@@ -9,7 +9,7 @@ const exitLines = [
   "3    ask: answered, but its run was stopped",
   "4    ask: answered, but its run failed",
   "5    ask: no answer within --timeout",
-  "6    ask: the target is not running, or stopped before it answered",
+  "6    the target is not running (no running session by that name), or stopped before it answered",
   "7    refused: hop limit, a wait that would deadlock, a session refusing mail",
   "130  interrupted (Ctrl-C)",
 ];

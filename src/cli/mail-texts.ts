@@ -16,7 +16,11 @@ export function describeRefusal(error: SendError, who: string): { text: string; 
   const name = field(who);
   switch (error.kind) {
     case "address":
-      return { text: describeAddressError(error.error), code: exitCodes.error };
+      // No running session by that name: the target is not there, as for one not running.
+      return {
+        text: describeAddressError(error.error),
+        code: error.error.kind === "not-found" ? exitCodes.gone : exitCodes.error,
+      };
     case "invalid-address":
       return { text: `"${field(error.to)}" is not a session address.`, code: exitCodes.error };
     case "empty-body":

@@ -59,9 +59,9 @@ describe("switchboard, the program", () => {
     }
   });
 
-  it("a recipient that does not resolve exits 1; one not running exits 6 (--json says why on stdout)", async () => {
+  it("a recipient no running session answers to exits 6 (--json says why on stdout)", async () => {
     const unknown = await runCli(sandbox, ["send", "nobody", "hi"]);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(6);
     expect(unknown.stderr).toMatch(/^switchboard: No running session is named "nobody"/);
     const gone = await runCli(sandbox, ["ask", closed, "hi", "--json"]);
     expect(gone.code).toBe(6);

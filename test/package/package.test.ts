@@ -43,6 +43,7 @@ interface Manifest {
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
   pi: { extensions: string[] };
+  bin: Record<string, string>;
 }
 
 /** npm as this test's user runs it, minus what `npm run` set for this repository (its prefix, its package). */
@@ -157,7 +158,8 @@ describe("the package: a clone, its npm pack tarball installed offline, and pi i
 
   it("npm pack builds and ships everything package.json points at, the docs, and no tests", () => {
     const entries = [manifest.main, manifest.types, manifest.exports["."].import, manifest.exports["."].types];
-    for (const path of [...entries, ...manifest.pi.extensions]) expect(packed).toContain(path.replace(/^\.\//, ""));
+    for (const path of [...entries, ...manifest.pi.extensions, ...Object.values(manifest.bin)])
+      expect(packed).toContain(path.replace(/^\.\//, ""));
     for (const doc of ["README.md", "CHANGELOG.md", "SECURITY.md", "LICENSE"]) expect(packed).toContain(doc);
     expect(packed.filter((p) => /^(test|bench|scripts|node_modules)\//.test(p))).toEqual([]);
   });
@@ -192,6 +194,23 @@ describe("the package: a clone, its npm pack tarball installed offline, and pi i
     expect(result.body).toBe("hello from a consumer");
     expect(result.neverthrow).toContain(pathToFileURL(join(consumer, "node_modules", "neverthrow")).href);
     expect(result.peers, "no Pi package resolves from the project").toEqual(peers.map(() => null));
+  });
+
+  it("puts switchboard on the project's PATH: npx switchboard lists the sessions, with or without Pi", async () => {
+    const state = join(root, "cli-state");
+    const env = { ...npmEnv(), XDG_STATE_HOME: state, PI_CODING_AGENT_DIR: join(root, "cli-agent") };
+    const help = await run("npx", ["--no-install", "switchboard", "--help"], {
+      cwd: consumer,
+      env,
+      timeoutMs: stepTimeoutMs,
+    });
+    expect(help).toMatch(/^switchboard: the Pi sessions on this machine/);
+    const listed = await run("npx", ["--no-install", "switchboard", "list", "--json"], {
+      cwd: consumer,
+      env,
+      timeoutMs: stepTimeoutMs,
+    });
+    expect(JSON.parse(listed)).toEqual({ sessions: [] });
   });
 
   it("its types check in a TypeScript project (NodeNext, strict, library checks on)", async () => {
