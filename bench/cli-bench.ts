@@ -35,7 +35,7 @@ export async function benchCliList(runs: number): Promise<CliFigures> {
   const mailRoot = join(root, "state", "pi-session-mail");
   mkdirSync(mailRoot, { recursive: true });
   const names = ["builder", "reviewer", "tester", "writer"];
-  const mail = names.map((name, i) =>
+  const mail = names.map((_name, i) =>
     startEngine(mailRoot, `0190a1a1-0000-7000-8000-00000000000${i}`, { watch: false, pollMs: 60_000 }),
   );
   for (const [i, engine] of mail.entries()) engine.renamed(names[i]);

@@ -9,8 +9,8 @@ import { e2ePaths } from "./harness/pi-command.js";
 import { type RpcRecord, toolEnd } from "./harness/rpc-records.js";
 import { createSandbox, type PiSession, type Sandbox, unexpectedStderr } from "./harness/rpc-session.js";
 import {
+  mailbox,
   mailRoot,
-  notice,
   readRunningRecord,
   runTimeoutMs,
   startMailSessions,
@@ -24,17 +24,6 @@ const hopLimit = 1;
 
 interface ListedJson {
   sessions: Array<{ id: string; name: string | null; state: string; waitingOn?: string; unreadMail?: number }>;
-}
-
-/** Types `/mailbox <args>` into `pi` and waits for the notice it shows. */
-async function mailbox(pi: PiSession, args: string): Promise<void> {
-  const since = pi.mark();
-  const response = await pi.request({ type: "prompt", message: `/mailbox ${args}` });
-  if (!response.success) throw new Error(`/mailbox ${args} rejected: ${response.error ?? ""}`);
-  await pi.waitFor((r: RpcRecord) => notice(r) !== undefined, runTimeoutMs, {
-    since,
-    what: `the notice of /mailbox ${args}`,
-  });
 }
 
 /** The record of the one shell waiting on bee, once its ask is written. */

@@ -2,11 +2,10 @@
 // stands (read from the files), and `/mailbox cancel` withdraws a request still queued for a session
 // that is not running, and refuses one already claimed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RpcRecord } from "./harness/rpc-records.js";
 import { createSandbox, type PiSession, type Sandbox, unexpectedStderr } from "./harness/rpc-session.js";
 import {
+  mailbox,
   mailboxRequest,
-  notice,
   readBox,
   runTimeoutMs,
   startMailSessions,
@@ -18,18 +17,6 @@ const ant = { id: "0190a1a1-6666-7000-8000-0000000000a1", name: "ant" };
 const bee = { id: "0190b2b2-6666-7000-8000-0000000000b2", name: "bee" };
 /** Never started: its mail waits in its inbox. */
 const closed = "0190c3c3-6666-7000-8000-0000000000c3";
-
-/** Types `/mailbox <args>` into `pi` and returns the notice it shows. */
-async function mailbox(pi: PiSession, args: string): Promise<{ message: string; level: string }> {
-  const since = pi.mark();
-  const response = await pi.request({ type: "prompt", message: `/mailbox ${args}` });
-  if (!response.success) throw new Error(`/mailbox ${args} rejected: ${response.error ?? ""}`);
-  const record = await pi.waitFor((r: RpcRecord) => notice(r) !== undefined, runTimeoutMs, {
-    since,
-    what: `the notice after /mailbox ${args}`,
-  });
-  return notice(record)!;
-}
 
 describe("mail you can follow, between real Pi RPC sessions", () => {
   let sandbox: Sandbox;

@@ -475,3 +475,15 @@ export function describeRoundTrips(label: string, times: readonly number[]): str
   const ms = times.map((t) => t.toFixed(1)).join(", ");
   return `[e2e ${label}] idle request -> reply file in sender's cur/: median ${median(times).toFixed(1)} ms over ${times.length} (${ms} ms)`;
 }
+
+/** Types `/mailbox <args>` into `pi` and returns the notice it shows. */
+export async function mailbox(pi: PiSession, args: string): Promise<{ message: string; level: string }> {
+  const since = pi.mark();
+  const response = await pi.request({ type: "prompt", message: `/mailbox ${args}` });
+  if (!response.success) throw new Error(`/mailbox ${args} rejected: ${response.error ?? ""}`);
+  const record = await pi.waitFor((r: RpcRecord) => notice(r) !== undefined, runTimeoutMs, {
+    since,
+    what: `the notice after /mailbox ${args}`,
+  });
+  return notice(record)!;
+}

@@ -253,3 +253,22 @@ describe("config warnings", () => {
     expect(bob.warnings()).toEqual([expect.stringContaining("hopLimit must be a positive integer")]);
   });
 });
+
+describe("the turn's hop count in the running record", () => {
+  // A program the session's tools run (the shell's switchboard) reads the count there and carries it on.
+  it("is written while the turn is busy and above 0, follows mail that steers in, and goes at settle", () => {
+    const h = createHarness();
+    const alice = h.launch("alice");
+    const bob = h.launch("bob");
+    bob.engine.runStarted();
+    expect(h.record("bob")?.hops).toBeUndefined();
+    readMailWithHops(h, "bob", 2);
+    expect(h.record("bob")).toMatchObject({ state: "busy", hops: 3 });
+    expect(alice.engine.list().find((s) => s.address === addressOf.bob)?.hops).toBe(3);
+    readMailWithHops(h, "bob", 4);
+    expect(h.record("bob")?.hops).toBe(5);
+    bob.completeRun("done");
+    expect(h.record("bob")).toMatchObject({ state: "idle" });
+    expect(h.record("bob")?.hops).toBeUndefined();
+  });
+});
