@@ -7,7 +7,7 @@ import { currentUid } from "../adapters/node/process-user.js";
 import type { BusHost } from "../ports/bus/bus-host.js";
 import { busKeys, createNodeBusReader, createNodeBusStore } from "../wiring/node-bus.js";
 import type { CliContext } from "./command.js";
-import type { Finding } from "./doctor-checks.js";
+import { type Finding, tmpLeftoverMs } from "./doctor-checks.js";
 
 /** A bus folder's subfolders are made 1700 (sticky, owner only): anything open to others is wrong. */
 function folderFindings(folder: string, fix: boolean): Finding[] {
@@ -53,6 +53,33 @@ function folderFindings(folder: string, fix: boolean): Finding[] {
   return findings;
 }
 
+/** Files a crash left in the bus's tmp/ (a claim or message half made): never read as either. */
+function tmpFindings(folder: string, nowMs: number): Finding[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(folder, "tmp")).slice(0, 1000);
+  } catch {
+    return [];
+  }
+  const old = names.filter((name) => {
+    try {
+      return nowMs - lstatSync(join(folder, "tmp", name)).mtimeMs > tmpLeftoverMs;
+    } catch {
+      return false;
+    }
+  }).length;
+  if (old === 0) return [];
+  const text = `${folder}: ${old} file(s) older than an hour in tmp/, left by writes a crash cut short; never read as mail or claims.`;
+  return [
+    {
+      check: "tmp",
+      status: "warn",
+      text,
+      fix: "the bus sweeps them at its next prune (a session joining or reading its status)",
+    },
+  ];
+}
+
 export function checkBus(ctx: CliContext, fix: boolean): Finding[] {
   const keys = busKeys(ctx.agentDir);
   if (keys.length === 0) return [{ check: "bus", status: "ok", text: "No bus yet under the agent dir." }];
@@ -74,7 +101,7 @@ export function checkBus(ctx: CliContext, fix: boolean): Finding[] {
       },
     };
     const view = createNodeBusReader(ctx.agentDir, key, host).snapshot();
-    findings.push(...folderFindings(folder, fix));
+    findings.push(...folderFindings(folder, fix), ...tmpFindings(folder, ctx.term.now()));
     if (view.isErr()) continue;
     const gone = view.value.sessions.filter((s) => s.state === "gone");
     const live = view.value.sessions.length - gone.length;

@@ -48,7 +48,7 @@ const problem = (check: string, text: string, fix?: string): Finding => ({
 });
 
 /** How old a tmp/ file must be to count as left behind (a write takes milliseconds). */
-const tmpLeftoverMs = 60 * 60 * 1000;
+export const tmpLeftoverMs = 60 * 60 * 1000;
 
 export function checkSettings(ctx: CliContext): Finding[] {
   const state = ctx.term.env.XDG_STATE_HOME;
@@ -94,19 +94,12 @@ export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
   const root = ctx.mailRoot;
   const stats = exists(root);
   if (stats === undefined) return [ok("root", `${root} does not exist yet: the first session makes it.`)];
-  if (stats.isSymbolicLink()) {
-    const walked = checkRootPath(nodeFs, root, currentUid(), { path: root });
-    if (walked.isErr())
-      return [problem("root", `${root} is a link, and its target is not safe: ${describeStoreError(walked.error)}.`)];
-    return [
-      warn(
-        "root",
-        `${root} is a link; sessions use the folder it leads to, and stop reading mail if it is pointed elsewhere.`,
-      ),
-    ];
-  }
   const walked = checkRootPath(nodeFs, root, currentUid(), { path: root });
   if (walked.isErr()) return [problem("path", `${describeStoreError(walked.error)}.`)];
+  if (stats.isSymbolicLink()) {
+    const text = `${root} is a link; sessions use the folder it leads to, and stop reading mail if it is pointed elsewhere.`;
+    return [warn("root", text)];
+  }
   if ((stats.mode & 0o077) === 0) return [ok("root", `${root} is yours and closed to other users (0700).`)];
   const mode = (stats.mode & 0o777).toString(8);
   if (!fix)
@@ -163,7 +156,7 @@ export function checkFolders(ctx: CliContext, fix: boolean): Finding[] {
       }
     }
   }
-  if (findings.length === 0)
+  if (findings.length === 0 && checked > 0)
     findings.push(ok("folders", `${checked} mailbox folders are yours and closed to other users.`));
   return findings;
 }

@@ -1,6 +1,6 @@
 // `switchboard doctor` as a real process on a mail root and a bus with each problem planted: what it
 // reports (text and --json), its exit code, and what --fix changes (modes, stale records) and leaves.
-import { chmodSync, mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeSessionRecord } from "../../src/domain/bus/records.js";
@@ -59,6 +59,9 @@ describe("switchboard doctor on planted problems", () => {
       joinedAt: new Date().toISOString(),
     };
     writeFileSync(join(bus, "sessions", `${staleSession}.json`), encodeSessionRecord(member), { mode: 0o600 });
+    const busLeftover = join(bus, "tmp", "half-made-claim");
+    writeFileSync(busLeftover, "", { mode: 0o600 });
+    utimesSync(busLeftover, new Date(Date.now() - 2 * 3600_000), new Date(Date.now() - 2 * 3600_000));
   });
 
   afterAll(async () => {
@@ -82,7 +85,10 @@ describe("switchboard doctor on planted problems", () => {
     expect(find("records", /Removed 1 running record\(s\) of processes that are gone/)).toMatchObject({
       status: "fixed",
     });
-    expect(find("tmp", /1 file\(s\) older than an hour/)).toMatchObject({ status: "warn" });
+    expect(find("tmp", /^1 file\(s\) older than an hour/)).toMatchObject({ status: "warn" });
+    expect(find("tmp", /shop-0123456789abcdef: 1 file\(s\) older than an hour in tmp\//)).toMatchObject({
+      status: "warn",
+    });
     expect(find("prune", /1 mailbox folder\(s\) of closed sessions/)).toMatchObject({ status: "warn" });
     expect(find("settings", /unknown key|hoplimit/)).toMatchObject({ status: "problem" });
     // Opening the bus closes its open folders, as every session does; the report says so.
@@ -112,5 +118,35 @@ describe("switchboard doctor on planted problems", () => {
     const after = await runCli(sandbox, ["doctor"]);
     expect(after.code).toBe(0);
     expect(after.stdout).toMatch(/\nNo problems\.\n$/);
+  });
+});
+
+describe("switchboard doctor on the path to the mail root", () => {
+  let sandbox: Sandbox;
+
+  beforeAll(() => {
+    sandbox = createSandbox();
+  });
+
+  afterAll(async () => {
+    await sandbox?.cleanup();
+  });
+
+  it("a root that is a link: noted with where sessions read; a folder above the root open to others: a problem", async () => {
+    const real = join(sandbox.root, "elsewhere", "mail");
+    mkdirSync(real, { recursive: true, mode: 0o700 });
+    chmodSync(join(sandbox.root, "elsewhere"), 0o700);
+    symlinkSync(real, join(sandbox.state, "pi-session-mail"));
+    const linked = JSON.parse((await runCli(sandbox, ["doctor", "--json"])).stdout) as Report;
+    expect(linked.findings.find((f) => f.check === "root")).toMatchObject({
+      status: "warn",
+      text: expect.stringMatching(/is a link; sessions use the folder it leads to/),
+    });
+    // Another user could swap the root out from under the sessions through a folder above it.
+    chmodSync(sandbox.state, 0o777);
+    const open = await runCli(sandbox, ["doctor", "--json"]);
+    expect(open.code).toBe(1);
+    const report = JSON.parse(open.stdout) as Report;
+    expect(report.findings.find((f) => f.status === "problem")?.text).toContain(sandbox.state);
   });
 });
