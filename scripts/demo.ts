@@ -1,13 +1,14 @@
 // `npm run demo`: three real Pi sessions (RPC mode, an offline scripted model, no API key, no
-// network) exchange mail through the session-mail extension, and the transcript says who said what
-// and which files moved; then three more coordinate on one git repository through session-bus
-// (scripts/demo-bus.ts). Exits non-zero when any step did not happen.
+// network) exchange mail through the session-mail extension, a shell asks one of them with the
+// `switchboard` program (scripts/demo-shell.ts), and the transcript says who said what and which files
+// moved; then three more coordinate on one git repository through session-bus (scripts/demo-bus.ts). Exits non-zero when any step did not happen.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { contentText, isObject, type RpcRecord } from "../test/e2e/harness/rpc-records.js";
 import { createSandbox, e2ePaths, type PiSession, type Sandbox, startPi } from "../test/e2e/harness/rpc-session.js";
 import { runBusDemo } from "./demo-bus.js";
 import { check, failures, lastAssistantText, say } from "./demo-log.js";
+import { runShellDemo } from "./demo-shell.js";
 
 const stepTimeoutMs = 30_000;
 const ids = {
@@ -142,6 +143,9 @@ async function main(): Promise<void> {
     const cancelled = await command(alice, `/mailbox cancel ${queuedId}`);
     say("alice", cancelled);
     check(cancelled.startsWith("Withdrawn:"), "the queued request was withdrawn before anyone read it");
+
+    // 5. From a plain shell: who runs, and an ask answered on stdout.
+    await runShellDemo(sandbox);
 
     say("demo", `files in the mail root:\n${mailFiles(sandbox).join("\n")}`);
     for (const session of sessions.values()) await session.close();
