@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
-// The library (dist/index.js + .d.ts) and the `switchboard` program (dist/cli/switchboard.js), built on
-// install from git (prepare) and before a pack or a publish (prepack); neither is committed.
+// The library (dist/index.js + .d.ts) and the `switchboard` program (dist/cli/switchboard.cjs, run by
+// bin/switchboard.cjs), built on install from git (prepare) and before a pack or a publish (prepack);
+// neither is committed.
 export default defineConfig([
   {
     entry: { index: "src/index.ts" },
@@ -31,7 +32,6 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     noExternal: ["neverthrow"],
-    banner: { js: "#!/usr/bin/env node" },
     // neverthrow's ES module build, which the bundler folds in whole; its CommonJS one costs an
     // interop copy of its exports at start.
     esbuildOptions(options) {

@@ -1,17 +1,7 @@
 // What `switchboard doctor` looks at, each check a function of the places it reads: the settings that
 // place the folders, the mail root and the path to it, each address folder's mode and owner, stale
 // running records, tmp/ leftovers, what a prune would remove, the file system, and file watching.
-import {
-  chmodSync,
-  type FSWatcher,
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  statfsSync,
-  watch,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, lstatSync, readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { checkRootPath } from "../adapters/fs/shared/fs-path-safety.js";
 import { createConfigFile } from "../adapters/node/config-file.js";
@@ -33,14 +23,14 @@ export interface Finding {
   fix?: string;
 }
 
-const ok = (check: string, text: string): Finding => ({ check, status: "ok", text });
-const warn = (check: string, text: string, fix?: string): Finding => ({
+export const ok = (check: string, text: string): Finding => ({ check, status: "ok", text });
+export const warn = (check: string, text: string, fix?: string): Finding => ({
   check,
   status: "warn",
   text,
   ...(fix ? { fix } : {}),
 });
-const problem = (check: string, text: string, fix?: string): Finding => ({
+export const problem = (check: string, text: string, fix?: string): Finding => ({
   check,
   status: "problem",
   text,
@@ -82,7 +72,7 @@ export function checkSettings(ctx: CliContext): Finding[] {
   return findings;
 }
 
-const exists = (path: string) => {
+export const exists = (path: string) => {
   try {
     return lstatSync(path);
   } catch {
@@ -250,77 +240,4 @@ export function checkPrune(ctx: CliContext): Finding[] {
       "switchboard prune (or wait: sessions prune them after pruneAfterDays)",
     ),
   ];
-}
-
-/** Network and other shared file systems break rename and watching: statfs's type says which. */
-const networkTypes = new Map<number, string>([
-  [0x6969, "NFS"],
-  [0xff534d42, "CIFS"],
-  [0xfe534d42, "SMB2"],
-  [0x517b, "SMB"],
-  [0x01021997, "9P"],
-  [0x65735546, "FUSE"],
-  [0x564c, "NCP"],
-  [0x6b414653, "AFS"],
-  [0x47504653, "GPFS"],
-  [0x0bd00bd0, "Lustre"],
-]);
-
-export function checkFilesystem(ctx: CliContext): Finding[] {
-  const at = exists(ctx.mailRoot) === undefined ? join(ctx.mailRoot, "..") : ctx.mailRoot;
-  let type: number;
-  try {
-    type = statfsSync(at).type;
-  } catch {
-    return [];
-  }
-  const network = networkTypes.get(type);
-  if (network === undefined)
-    return [ok("filesystem", `${at} is on a local file system (type 0x${type.toString(16)}).`)];
-  return [
-    problem(
-      "filesystem",
-      `${at} is on ${network}: renames can be reported missing after they happened, and watching for mail is unreliable.`,
-      "set XDG_STATE_HOME to a folder on a local disk for every session",
-    ),
-  ];
-}
-
-/** Whether a watch on a folder beside the mail root hears a file made in it within a second. */
-export function checkWatch(ctx: CliContext): Promise<Finding[]> {
-  const parent = exists(ctx.mailRoot) === undefined ? ctx.term.env.TMPDIR || "/tmp" : ctx.mailRoot;
-  let folder: string;
-  try {
-    folder = mkdtempSync(join(parent, ".switchboard-watch-"));
-  } catch {
-    return Promise.resolve([]);
-  }
-  return new Promise((resolve) => {
-    let watcher: FSWatcher | undefined;
-    const end = (finding: Finding) => {
-      clearTimeout(timer);
-      watcher?.close();
-      rmSync(folder, { recursive: true, force: true });
-      resolve([finding]);
-    };
-    const timer = setTimeout(
-      () =>
-        end(
-          warn(
-            "watch",
-            "Watching the mail root heard nothing within a second: mail arrives by the poll, up to a second late.",
-            "use a local file system for the mail root",
-          ),
-        ),
-      1000,
-    );
-    try {
-      watcher = watch(folder, () =>
-        end(ok("watch", "Watching the mail root works: mail arrives within milliseconds.")),
-      );
-      writeFileSync(join(folder, "probe"), "");
-    } catch {
-      end(warn("watch", "Watching the mail root is not possible here: mail arrives by the poll, up to a second late."));
-    }
-  });
 }

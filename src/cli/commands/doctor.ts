@@ -3,16 +3,15 @@
 import type { Command } from "../command.js";
 import { checkBus } from "../doctor-bus.js";
 import {
-  checkFilesystem,
   checkFolders,
   checkPrune,
   checkRecords,
   checkRoot,
   checkSettings,
   checkTmp,
-  checkWatch,
   type Finding,
 } from "../doctor-checks.js";
+import { checkFilesystem, checkWatch } from "../doctor-system.js";
 import { exitCodes } from "../exit-codes.js";
 import { json } from "../format.js";
 
