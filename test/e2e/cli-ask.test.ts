@@ -11,6 +11,7 @@ import { createSandbox, type PiSession, type Sandbox, unexpectedStderr } from ".
 import {
   mailbox,
   mailRoot,
+  readBox,
   readRunningRecord,
   runTimeoutMs,
   startMailSessions,
@@ -208,7 +209,7 @@ describe("switchboard against real Pi RPC sessions", () => {
     expect(usage.stderr).toMatch(/^switchboard: --timeout "soon" is not a duration/);
   });
 
-  it("from a session's bash tool the shell carries that session's hops and waits: refused at the hop limit, and where it would deadlock (exit 7)", async () => {
+  it("from a session's bash tool the shell carries that session's hops and waits: refused at the hop limit and where it would deadlock (exit 7); a request by name carries the count", async () => {
     // ant, typed (0 hops), asks bee; bee's turn is 1 hop in, the limit. Its model runs switchboard
     // in bash, which reads bee's record through PI_SESSION_ID: an ask is refused at the limit, and
     // asking ant, which waits on bee, would deadlock.
@@ -216,6 +217,7 @@ describe("switchboard against real Pi RPC sessions", () => {
     const command = [
       `out=$(${cli} ask bee hello 2>&1); echo "exit=$? $out"`,
       `out=$(${cli} ask ant hello 2>&1); echo "exit=$? $out"`,
+      `out=$(${cli} send ant "from the shell of bee" 2>&1); echo "sent=$?"`,
     ].join("; ");
     const since = b.mark();
     await a.prompt(
@@ -229,8 +231,14 @@ describe("switchboard against real Pi RPC sessions", () => {
     expect(toolEnd(ended)?.text.split("\n")).toEqual([
       "exit=7 switchboard: refused: the session this runs in is 1 hops into a chain of sessions waking each other, and the limit is 1. Nothing was sent. A person typing in either session starts the count again.",
       "exit=7 switchboard: refused: ant waits on an answer from the session this runs in; asking it would deadlock.",
+      "sent=0",
       "",
     ]);
+    // A request is never refused when sent, but it carries the count: ant, which gets it, counts it.
+    const request = ["new", "cur"]
+      .flatMap((box) => readBox(sandbox, ant.id, box as "new" | "cur"))
+      .find((m) => m.envelope.body === "from the shell of bee");
+    expect(request?.envelope).toMatchObject({ kind: "request", to: ant.id, hops: 1 });
   });
 
   it("no session printed anything but JSON records, an extension error, or unexpected stderr", () => {

@@ -43,7 +43,12 @@ export const send: Command = {
     if (opened === undefined) return noSlot(ctx);
     const { engine } = opened.session;
     try {
-      const sent = engine.request(to!, body, caller === undefined ? "command" : "hook");
+      // From a session's tool the request carries that session's hop count, as an extension's
+      // message:send does; that path takes an address, so the name is resolved first.
+      const sent =
+        caller === undefined
+          ? engine.request(to!, body, "command")
+          : engine.resolve(to!).andThen((address) => engine.request(address, body, "hook"));
       if (sent.isErr()) {
         const { text: why, code } = describeRefusal(sent.error, to!);
         return ctx.fail(code, why);

@@ -129,8 +129,10 @@ function writeOwnRecord(ctx: MailContext, parts: PresenceParts, s: PresenceState
   };
   if (identity.name !== undefined && identity.name !== "") record.name = identity.name;
   if (identity.label !== undefined && identity.label !== "") record.label = identity.label;
-  const hops = parts.status.hops();
-  if (record.state === "busy" && hops > 0) record.hops = hops;
+  // Asked only while busy: the count may come from the bus of this process, whose answer is not
+  // worth loading for an idle session (at its start, say).
+  const hops = record.state === "busy" ? parts.status.hops() : 0;
+  if (hops > 0) record.hops = hops;
   const mode = ctx.session.mailMode();
   if (mode !== "accept") record.mailMode = mode;
   if (me.started !== undefined) record.started = me.started;
