@@ -5,9 +5,8 @@ import type { ListedSession } from "../domain/mail/engine/index.js";
 import type { BusHost } from "../ports/bus/bus-host.js";
 import type { RepoPlace } from "../ports/bus/repo-resolver.js";
 import { createNodeBus, resolveBusPlace } from "../wiring/node-bus.js";
-import { createNodeMailStore } from "../wiring/node-mailbox.js";
 import type { CliContext } from "./command.js";
-import { shellBaseAddress } from "./shell-address.js";
+import { shellAddress } from "./mail-side.js";
 
 export interface RepoBus {
   engine: BusEngine;
@@ -31,9 +30,10 @@ export function openRepoBus(ctx: CliContext, caller?: ListedSession): RepoBus | 
 /** The shell on `bus` as a session that has not joined yet: its id is the shell's mail address, its
  * Pi name "shell", so the label it joins under is `shell` unless another member holds it. */
 export function startShellOnBus(ctx: CliContext, bus: RepoBus): string | undefined {
-  const store = createNodeMailStore(ctx.mailRoot);
-  if (store.openRoot().isErr()) return undefined;
-  const id = shellBaseAddress(ctx.mailRoot);
-  bus.engine.sessionStarted({ id, name: "shell" }, "startup");
+  const id = shellAddress(ctx);
+  if (id !== undefined) bus.engine.sessionStarted({ id, name: "shell" }, "startup");
   return id;
 }
+
+/** A bus host for a reader: it never joins, so nothing is raised or warned. */
+export const readerHost: BusHost = { raiseTurn() {}, warn() {} };

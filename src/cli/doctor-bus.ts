@@ -1,73 +1,29 @@
 // The bus half of `switchboard doctor`: each bus folder under the agent dir, this user's and closed to
 // others, and the records of members whose process is gone (removed by --fix, which frees their
 // labels; their claims hold nothing already and go with the bus's next prune).
-import { chmodSync, lstatSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { currentUid } from "../adapters/node/process-user.js";
 import type { BusHost } from "../ports/bus/bus-host.js";
 import { busKeys, createNodeBusReader, createNodeBusStore } from "../wiring/node-bus.js";
 import type { CliContext } from "./command.js";
-import { type Finding, tmpLeftoverMs } from "./doctor-checks.js";
+import { exists, type Finding, folderFinding, leftoverCount } from "./doctor-checks.js";
 
-/** A bus folder's subfolders are made 1700 (sticky, owner only): anything open to others is wrong. */
+/** A bus folder and its subfolders (made 1700: sticky, owner only), each this user's and closed. */
 function folderFindings(folder: string, fix: boolean): Finding[] {
-  const findings: Finding[] = [];
-  const uid = currentUid();
   let entries: string[];
   try {
     entries = readdirSync(folder);
   } catch {
     return [];
   }
-  for (const path of [folder, ...entries.map((e) => join(folder, e))]) {
-    let stats: ReturnType<typeof lstatSync>;
-    try {
-      stats = lstatSync(path);
-    } catch {
-      continue;
-    }
-    if (!stats.isDirectory()) continue;
-    if (stats.uid !== uid) {
-      findings.push({
-        check: "bus",
-        status: "problem",
-        text: `${path} belongs to another user (uid ${stats.uid}).`,
-        fix: "remove it",
-      });
-      continue;
-    }
-    if ((stats.mode & 0o077) === 0) continue;
-    const mode = (stats.mode & 0o7777).toString(8);
-    if (!fix) {
-      findings.push({
-        check: "bus",
-        status: "problem",
-        text: `${path} is open to other users (mode ${mode}).`,
-        fix: `chmod go-rwx ${path} (or switchboard doctor --fix)`,
-      });
-      continue;
-    }
-    chmodSync(path, stats.mode & 0o7700);
-    findings.push({ check: "bus", status: "fixed", text: `${path} was open to other users (mode ${mode}); closed.` });
-  }
-  return findings;
+  return [folder, ...entries.map((e) => join(folder, e))]
+    .filter((path) => exists(path)?.isDirectory() === true)
+    .flatMap((path) => folderFinding("bus", path, fix) ?? []);
 }
 
 /** Files a crash left in the bus's tmp/ (a claim or message half made): never read as either. */
 function tmpFindings(folder: string, nowMs: number): Finding[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(folder, "tmp")).slice(0, 1000);
-  } catch {
-    return [];
-  }
-  const old = names.filter((name) => {
-    try {
-      return nowMs - lstatSync(join(folder, "tmp", name)).mtimeMs > tmpLeftoverMs;
-    } catch {
-      return false;
-    }
-  }).length;
+  const old = leftoverCount(join(folder, "tmp"), nowMs);
   if (old === 0) return [];
   const text = `${folder}: ${old} file(s) older than an hour in tmp/, left by writes a crash cut short; never read as mail or claims.`;
   return [

@@ -30,26 +30,27 @@ export interface ShellSession {
   close(): void;
 }
 
-/** The shell's session on the first slot no running session holds, from `firstSlot` on: its
- * running record (busy, refusing mail so nobody sends it work; replies still come) lives until
+/** The shell's base address, once the mail root is opened (made, or closed to others, as a session
+ * opens it); undefined when it cannot be. */
+export function shellAddress(ctx: CliContext): Address | undefined {
+  return createNodeMailStore(ctx.mailRoot).openRoot().isOk() ? shellBaseAddress(ctx.mailRoot) : undefined;
+}
+
+/** The shell's session on the first slot none of the `running` sessions holds, from `firstSlot` on:
+ * its running record (busy, refusing mail so nobody sends it work; replies still come) lives until
  * `close`. `caller`'s hop count is the shell's. */
 export function openShell(
   ctx: CliContext,
+  running: readonly ListedSession[],
   caller: ListedSession | undefined,
   firstSlot = 1,
 ): { session: ShellSession; slot: number } | undefined {
-  const store = createNodeMailStore(ctx.mailRoot);
-  const opened = store.openRoot();
-  if (opened.isErr()) return undefined;
-  const base = shellBaseAddress(ctx.mailRoot);
-  const running = new Set(
-    openMailReader(ctx)
-      .list()
-      .map((s) => s.address as string),
-  );
+  const base = shellAddress(ctx);
+  if (base === undefined) return undefined;
+  const taken = new Set<string>(running.map((s) => s.address));
   for (let slot = firstSlot; slot <= shellSlotsMax; slot++) {
     const address = slotAddress(base, slot);
-    if (running.has(address)) continue;
+    if (taken.has(address)) continue;
     return { session: startShell(ctx, address, slotName(slot), caller), slot };
   }
   return undefined;

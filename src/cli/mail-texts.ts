@@ -5,11 +5,13 @@ import { describeHopRefusal } from "../domain/mail/hop-rules.js";
 import { labelFieldCharsMax } from "../domain/mail/limits.js";
 import { describeStoreError } from "../domain/mail/store-errors.js";
 import { sanitizeField } from "../domain/shared/text/sanitize.js";
+import { kib } from "../domain/shared/text/utf8.js";
 import { type ExitCode, exitCodes } from "./exit-codes.js";
 
 const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
 
-const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KiB`;
+/** A sentence of the domain's, continuing the `switchboard:` prefix. */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** The words and exit code of a refused send or ask; `who` names the target as the person typed it. */
 export function describeRefusal(error: SendError, who: string): { text: string; code: ExitCode } {
@@ -29,7 +31,7 @@ export function describeRefusal(error: SendError, who: string): { text: string; 
       return { text: `the message is ${kib(error.bytes)}; the limit is ${kib(error.max)}.`, code: exitCodes.usage };
     case "hop-limit":
       return {
-        text: describeHopRefusal(error).replace(/^Refused: this turn/, "refused: the session this runs in"),
+        text: lowerFirst(describeHopRefusal(error, "the session this runs in")),
         code: exitCodes.refused,
       };
     case "not-running":

@@ -2,12 +2,13 @@
 // with unread mail of both halves. Read from the files alone; nothing is joined, claimed or pruned.
 
 import type { BusEngine, SessionRow, StatusView } from "../domain/bus/engine/index.js";
+import type { Address } from "../domain/mail/address.js";
 import type { ListedSession } from "../domain/mail/engine/index.js";
 import { folderEntriesReadMax } from "../domain/mail/limits.js";
 import { compareText } from "../domain/shared/text/compare.js";
-import type { BusHost } from "../ports/bus/bus-host.js";
 import { busKeys, createNodeBus, createNodeBusReader, resolveBusPlace } from "../wiring/node-bus.js";
 import { createNodeMailStore } from "../wiring/node-mailbox.js";
+import { readerHost } from "./bus-side.js";
 import type { CliContext } from "./command.js";
 import { openMailReader } from "./mail-side.js";
 
@@ -28,16 +29,11 @@ export interface RosterRow {
   bus: { key: string; listening: SessionRow["listening"]; claims: string[] } | undefined;
 }
 
-/** A bus host for a reader: it never joins, so nothing is raised or warned. */
-const readerHost: BusHost = { raiseTurn() {}, warn() {} };
-
-function mailRows(ctx: CliContext): { listed: ListedSession[]; unread: (id: string) => number | undefined } {
+function mailRows(ctx: CliContext): { listed: ListedSession[]; unread: (address: Address) => number | undefined } {
   const listed = openMailReader(ctx).list();
   const store = createNodeMailStore(ctx.mailRoot);
-  const unread = (id: string) => {
-    const session = listed.find((s) => s.address === id);
-    if (session === undefined) return undefined;
-    const names = store.listNew(session.address);
+  const unread = (address: Address) => {
+    const names = store.listNew(address);
     return names.isOk() ? Math.min(names.value.names.length, folderEntriesReadMax) : undefined;
   };
   return { listed, unread };

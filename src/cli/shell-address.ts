@@ -38,6 +38,9 @@ export function shellBaseAddress(root: string): Address {
   return made;
 }
 
+/** The shell's base address when one was made (undefined: none yet, and nothing sent). */
+export const knownShellAddress = (root: string) => readAddress(join(root, fileName));
+
 function readAddress(path: string): Address | undefined {
   let text: string;
   try {

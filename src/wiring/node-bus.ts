@@ -11,6 +11,7 @@ import { nodeRealPaths } from "../adapters/node/node-real-paths.js";
 import { createProcessProbe } from "../adapters/node/proc-probe.js";
 import { currentUid } from "../adapters/node/process-user.js";
 import { systemClock } from "../adapters/node/system-clock.js";
+import { isBusId } from "../domain/bus/claim-key.js";
 import { type BusEngine, createBusEngine } from "../domain/bus/engine/index.js";
 import { readConfig } from "../domain/mail/config.js";
 import type { BusHost } from "../ports/bus/bus-host.js";
@@ -41,7 +42,7 @@ export function busKeys(agentDir: string): string[] {
   try {
     return nodeFs
       .readdirSync(`${agentDir.replace(/\/+$/, "")}/session-bus`, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(entry.name))
+      .filter((entry) => entry.isDirectory() && isBusId(entry.name))
       .map((entry) => entry.name)
       .sort();
   } catch {

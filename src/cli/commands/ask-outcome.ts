@@ -1,13 +1,10 @@
 // How an ask from the shell ended: the answer's text on stdout (or one JSON object), and the exit code
 // that says how (done, stopped, failed, no answer in time, target gone, interrupted).
 import type { AskOutcome, Sent } from "../../domain/mail/engine/index.js";
+import { sanitizeLines } from "../../domain/shared/text/sanitize.js";
 import type { CliContext } from "../command.js";
 import { type ExitCode, exitCodes } from "../exit-codes.js";
 import { json } from "../format.js";
-
-/** A peer's text for a terminal: every control character but newline and tab becomes a space, so no
- * escape sequence it carries reaches the terminal. Piped, the text goes out as it was written. */
-const forTerminal = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
 
 interface Ended {
   who: string;
@@ -24,7 +21,8 @@ export function askOutcome(ctx: CliContext, asked: { sent: Sent; outcome: AskOut
     const code = status === "done" ? exitCodes.ok : status === "stopped" ? exitCodes.stopped : exitCodes.failed;
     if (ctx.json) ctx.term.out(json({ ...base, outcome: "answered", status, answerId: id, body }));
     else {
-      const text = ctx.term.outIsTty ? forTerminal(body) : body;
+      // On a terminal no escape sequence the peer wrote reaches it; piped, the text goes out as written.
+      const text = ctx.term.outIsTty ? sanitizeLines(body) : body;
       ctx.term.out(text.endsWith("\n") ? text : `${text}\n`);
       if (status !== "done")
         ctx.term.err(

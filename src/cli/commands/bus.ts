@@ -1,8 +1,9 @@
 // The bus from a shell with the `session` tool's rules: what is claimed, a send, an inbox read.
 import { describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusMessage } from "../../domain/bus/bus-files.js";
+import { resolveRecipients } from "../../domain/bus/sending-rules.js";
 import { compareText } from "../../domain/shared/text/compare.js";
-import { labelWithName, sameLabel } from "../../domain/shared/text/same-label.js";
+import { labelWithName } from "../../domain/shared/text/same-label.js";
 import { openRepoBus, type RepoBus, startShellOnBus } from "../bus-side.js";
 import type { CliContext, Command } from "../command.js";
 import { type ExitCode, exitCodes } from "../exit-codes.js";
@@ -198,15 +199,10 @@ function readOwn(ctx: CliContext, bus: RepoBus, limit: number): ExitCode {
 function peekMember(ctx: CliContext, bus: RepoBus, wanted: string, limit: number): ExitCode {
   const view = bus.engine.snapshot();
   if (view.isErr()) return ctx.fail(exitCodes.error, describeBusError(view.error));
-  const live = view.value.sessions.filter((s) => s.state === "active");
-  const word = wanted.trim();
-  const found = live.filter((s) => sameLabel(s.label, word) || s.name === word || s.id === word);
-  const matches = found.length > 0 || word.length < 8 ? found : live.filter((s) => s.id.startsWith(word));
-  if (matches.length !== 1) {
-    const why = matches.length === 0 ? "is on this repository's bus" : `is the only match (${matches.length} are)`;
-    return ctx.fail(exitCodes.error, `no member named "${cell(word, 60)}" ${why}. switchboard list --repo shows them.`);
-  }
-  const member = matches[0]!;
+  // The member is found as the session tool's send finds a recipient; the shell is none of them.
+  const found = resolveRecipients(wanted, "message", { id: "", label: "" }, view.value.sessions);
+  if (found.isErr()) return ctx.fail(exitCodes.error, describeBusError(found.error));
+  const member = view.value.sessions.find((s) => s.id === found.value[0]?.id)!;
   const reader = openRepoBus(ctx);
   if (typeof reader === "string") return ctx.fail(exitCodes.error, reader);
   reader.engine.sessionStarted({ id: member.id, name: member.name }, "startup");

@@ -38,8 +38,9 @@ export const send: Command = {
   async run({ positionals: [to, text] }, ctx) {
     const body = await bodyOf(ctx, text!);
     if (typeof body !== "string") return body;
-    const caller = callerSession(ctx, openMailReader(ctx).list());
-    const opened = openShell(ctx, caller);
+    const running = openMailReader(ctx).list();
+    const caller = callerSession(ctx, running);
+    const opened = openShell(ctx, running, caller);
     if (opened === undefined) return noSlot(ctx);
     const { engine } = opened.session;
     try {
@@ -125,7 +126,7 @@ export const ask: Command = {
     const running = openMailReader(ctx).list();
     const caller = callerSession(ctx, running);
     for (let slot = 1; ; ) {
-      const opened = openShell(ctx, caller, slot);
+      const opened = openShell(ctx, running, caller, slot);
       if (opened === undefined) return noSlot(ctx);
       const ended = await askOnce(ctx, opened.session, { to: to!, body, timeoutMs, caller, running });
       if (ended !== "taken") return ended;

@@ -8,7 +8,7 @@ import type { Command } from "../command.js";
 import { exitCodes } from "../exit-codes.js";
 import { ago, cell, json, table } from "../format.js";
 import { openMailReader } from "../mail-side.js";
-import { shellBaseAddress, shellSlotsMax, slotAddress } from "../shell-address.js";
+import { knownShellAddress, shellSlotsMax, slotAddress } from "../shell-address.js";
 
 export const sent: Command = {
   words: ["sent"],
@@ -28,15 +28,16 @@ export const sent: Command = {
     const running = reader.list();
     let senders: Address[];
     if (typeof values.from === "string") {
-      const resolved = resolveAddress(values.from, "" as Address, running);
+      const resolved = resolveAddress(values.from, undefined, running);
       if (resolved.isErr()) {
         const closed = values.from.trim();
         if (!isAddress(closed)) return ctx.fail(exitCodes.error, describeAddressError(resolved.error));
         senders = [closed];
       } else senders = [resolved.value];
     } else {
-      const base = shellBaseAddress(ctx.mailRoot);
-      senders = Array.from({ length: shellSlotsMax }, (_, i) => slotAddress(base, i + 1));
+      // No shell address yet: this shell never sent anything.
+      const base = knownShellAddress(ctx.mailRoot);
+      senders = base === undefined ? [] : Array.from({ length: shellSlotsMax }, (_, i) => slotAddress(base, i + 1));
     }
     const items = senders.flatMap((from) => reader.sentBy(from)).sort((a, b) => (b.sentAtMs ?? 0) - (a.sentAtMs ?? 0));
     if (ctx.json) {

@@ -1,8 +1,8 @@
 // `switchboard tail`: one line for each piece of mail and bus message as it is sent and as it is
 // taken, across the whole mail root and every bus, until Ctrl-C. It only reads.
 import { firstLine } from "../../domain/shared/text/first-line.js";
-import type { BusHost } from "../../ports/bus/bus-host.js";
-import { busKeys, createNodeBusReader, createNodeBusStore } from "../../wiring/node-bus.js";
+import type { BusStore } from "../../ports/bus/bus-store.js";
+import { busKeys, createNodeBusStore } from "../../wiring/node-bus.js";
 import { createNodeMailStore } from "../../wiring/node-mailbox.js";
 import type { CliContext, Command } from "../command.js";
 import { exitCodes } from "../exit-codes.js";
@@ -12,7 +12,6 @@ import { openMailReader } from "../mail-side.js";
 
 const lookMs = 250;
 const namesMs = 1000;
-const readerHost: BusHost = { raiseTurn() {}, warn() {} };
 
 export const tail: Command = {
   words: ["tail"],
@@ -29,16 +28,16 @@ export const tail: Command = {
   positionals: { min: 0, max: 0 },
   run(_input, ctx) {
     const mail = createNodeMailStore(ctx.mailRoot);
-    let buses: Array<{ key: string; store: ReturnType<typeof createNodeBusStore> }> = [];
+    let buses: Bus[] = [];
     let names = new Map<string, string>();
     let namesAtMs = Number.NEGATIVE_INFINITY;
     const refreshNames = () => {
       if (ctx.term.now() - namesAtMs < namesMs) return;
       namesAtMs = ctx.term.now();
-      names = knownNames(ctx);
       const keys = busKeys(ctx.agentDir);
       if (keys.join("\n") !== buses.map((b) => b.key).join("\n"))
         buses = keys.map((key) => ({ key, store: createNodeBusStore(ctx.agentDir, key) }));
+      names = knownNames(ctx, buses);
     };
     refreshNames();
     const follower = createFollower(mail, () => buses, ctx.term.now);
@@ -58,12 +57,14 @@ export const tail: Command = {
   },
 };
 
-/** Every running session's name by id: the mail records' names, else the bus labels. */
-function knownNames(ctx: CliContext): Map<string, string> {
+type Bus = { key: string; store: BusStore };
+
+/** Every session's name by id: the mail records' names, else the bus records' (read as they are). */
+function knownNames(ctx: CliContext, buses: readonly Bus[]): Map<string, string> {
   const names = new Map<string, string>();
-  for (const key of busKeys(ctx.agentDir)) {
-    const view = createNodeBusReader(ctx.agentDir, key, readerHost).snapshot();
-    if (view.isOk()) for (const s of view.value.sessions) names.set(s.id, s.name ?? s.label);
+  for (const { store } of buses) {
+    const listed = store.listRecords();
+    if (listed.isOk()) for (const { record } of listed.value.records) names.set(record.id, record.name ?? record.label);
   }
   for (const s of openMailReader(ctx).list()) if (s.name !== undefined) names.set(s.address, s.name);
   return names;

@@ -23,10 +23,11 @@ export type AddressError =
   | { kind: "ambiguous"; to: string; candidates: Candidate[] }
   | { kind: "not-found"; to: string };
 
-/** Resolves what a user or model typed as a recipient, in the spec's order. */
+/** Resolves what a user or model typed as a recipient, in the spec's order; `self` (undefined for a
+ * reader that is no session) is refused. */
 export function resolveAddress(
   to: string,
-  self: Address,
+  self: Address | undefined,
   running: readonly Addressee[],
 ): Result<Address, AddressError> {
   const wanted = to.trim();
@@ -38,7 +39,7 @@ export function resolveAddress(
   if (running.some((r) => r.address === wanted) || (isUuid(wanted) && isAddress(wanted))) {
     return refuseSelf(wanted as Address);
   }
-  if (wanted === self) return err({ kind: "self", address: self });
+  if (self !== undefined && wanted === self) return err({ kind: "self", address: self });
   // 2. Exact session name or bus label, then an id prefix of at least 8 characters: a name is the
   // stronger claim. A session that takes a name another session's id starts with is warned when it does.
   const byName = running.filter((r) => r.name === wanted || (r.label !== undefined && sameLabel(r.label, wanted)));

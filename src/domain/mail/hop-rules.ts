@@ -31,6 +31,8 @@ export function checkHopLimit(state: HopState, limit: number): HopRefusal | unde
   return state.count >= limit ? { kind: "hop-limit", hops: state.count, limit } : undefined;
 }
 
-export function describeHopRefusal(refusal: HopRefusal): string {
-  return `Refused: this turn is ${refusal.hops} hops into a chain of sessions waking each other, and the limit is ${refusal.limit}. Nothing was sent. A person typing in either session starts the count again.`;
+/** `who` names what is that far into the chain: this turn, or (for a program a session's tool ran)
+ * the session it runs in. */
+export function describeHopRefusal(refusal: HopRefusal, who = "this turn"): string {
+  return `Refused: ${who} is ${refusal.hops} hops into a chain of sessions waking each other, and the limit is ${refusal.limit}. Nothing was sent. A person typing in either session starts the count again.`;
 }

@@ -11,16 +11,9 @@ import {
 } from "../../domain/mail/limits.js";
 import { describeStoreError } from "../../domain/mail/store-errors.js";
 import { sanitizeField } from "../../domain/shared/text/sanitize.js";
-import { cutUtf8 } from "../../domain/shared/text/utf8.js";
+import { cutUtf8, kib } from "../../domain/shared/text/utf8.js";
 
 const field = (value: string) => sanitizeField(value, labelFieldCharsMax);
-
-/** A size as a person reads it: KiB with at most one decimal, rounded up, so a size over a limit
- * never reads as the limit itself. */
-function kib(bytes: number): string {
-  const tenths = Math.ceil((bytes * 10) / 1024);
-  return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)} KiB`;
-}
 
 /** A refusal as an error notice: Pi's TUI already opens it with "Error:", so it says "Refused" no more. */
 export function asErrorNotice(refusal: string): string {

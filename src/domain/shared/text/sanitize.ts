@@ -17,6 +17,12 @@ export function sanitizeField(value: string, charsMax: number): string {
   return `${clean.slice(0, end)}…`;
 }
 
+/** The same for a text of several lines (a peer's answer shown on a terminal): line feeds and tabs
+ * stay, every other character `sanitizeField` replaces becomes a space; nothing is cut. */
+export function sanitizeLines(value: string): string {
+  return value.replace(unsafe, (c) => (c === "\n" || c === "\t" ? c : " "));
+}
+
 /** True when the text holds a character `sanitizeField` would replace. */
 export function hasUnsafeChars(value: string): boolean {
   unsafe.lastIndex = 0;

@@ -54,3 +54,10 @@ export function encodeUtf8Into(text: string, into: Uint8Array): number | undefin
   const { read, written } = encoder.encodeInto(text, into);
   return read === text.length ? written : undefined;
 }
+
+/** A size as a person reads it: KiB with at most one decimal, rounded up, so a size over a limit
+ * never reads as the limit itself. */
+export function kib(bytes: number): string {
+  const tenths = Math.ceil((bytes * 10) / 1024);
+  return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)} KiB`;
+}
