@@ -39,6 +39,17 @@ function waitForShell(sandbox: Sandbox, alive: readonly PiSession[]) {
   );
 }
 
+/** The shell's record names its target before the ask is written (so the deadlock rule sees it at
+ * once): the ask is surely in bee's (`alive[1]`) hands once bee has started the turn it woke. */
+async function waitForAskTaken(sandbox: Sandbox, alive: readonly [PiSession, PiSession], since: number) {
+  const shell = await waitForShell(sandbox, alive);
+  await alive[1].waitFor((r: RpcRecord) => r.type === "agent_start", runTimeoutMs, {
+    since,
+    what: "bee takes the ask",
+  });
+  return shell;
+}
+
 /** The addresses with a running record now. */
 const runningAddresses = (sandbox: Sandbox) =>
   readdirSync(join(mailRoot(sandbox), "running"))
@@ -149,7 +160,7 @@ describe("switchboard against real Pi RPC sessions", () => {
   it("while it waits the shell is listed, busy, waiting on bee; Ctrl-C ends the wait with 130 and its record", async () => {
     const since = b.mark();
     const waiting = startCli(sandbox, ["ask", "bee", "SLEEP 3000\ninterrupted"]);
-    const shell = await waitForShell(sandbox, [a, b]);
+    const shell = await waitForAskTaken(sandbox, [a, b], since);
     expect(shell).toMatchObject({ name: "shell", state: "busy", waitingOn: bee.id });
     const listed = await runCli(sandbox, ["list"]);
     expect(listed.stdout).toMatch(new RegExp(`\\nshell\\s+${shell.address}\\s+busy\\s+bee\\s`));
@@ -163,7 +174,7 @@ describe("switchboard against real Pi RPC sessions", () => {
   it("a shell killed while it waits leaves a record judged gone: list omits it, the next ask takes the slot", async () => {
     const since = b.mark();
     const killed = startCli(sandbox, ["ask", "bee", "SLEEP 1000\nkilled"]);
-    await waitForShell(sandbox, [a, b]);
+    await waitForAskTaken(sandbox, [a, b], since);
     killed.kill("SIGKILL");
     expect((await killed.done).signal).toBe("SIGKILL");
     const listed = JSON.parse((await runCli(sandbox, ["list", "--json"])).stdout) as ListedJson;
