@@ -44,8 +44,13 @@ export async function runProgram(argv: readonly string[], term: Terminal): Promi
   }
   const found = findCommand(argv);
   if (found === undefined) {
-    const group = commands.some((c) => c.words.length > 1 && c.words[0] === first);
-    const what = group ? [first, argv[1]].filter((w) => w !== undefined).join(" ") : first;
+    const group = commands.filter((c) => c.words.length > 1 && c.words[0] === first);
+    const second = argv[1];
+    if (group.length > 0 && (second === undefined || second.startsWith("-"))) {
+      const names = group.map((c) => `switchboard ${c.words.join(" ")}`).join(", ");
+      return fail(exitCodes.usage, `${first} needs a command: ${names}. Run switchboard --help for the list.`);
+    }
+    const what = group.length > 0 ? `${first} ${second}` : first;
     return fail(exitCodes.usage, `unknown command "${what}". Run switchboard --help for the list.`);
   }
   const { command, rest } = found;
@@ -82,8 +87,11 @@ function parse(command: Command, args: string[]): { positionals: string[]; value
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    // parseArgs says what is wrong in a sentence of its own (ERR_PARSE_ARGS_*); only its first line.
-    return (e instanceof Error ? e.message : String(e)).split("\n")[0]!.replace(/\.$/, "");
+    // parseArgs says what is wrong in a sentence of its own (ERR_PARSE_ARGS_*); only its first line,
+    // and for an unknown option a shorter one (its own goes on about positionals).
+    const message = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.replace(/\.$/, "");
+    const unknown = /^Unknown option '([^']*)'/.exec(message)?.[1];
+    return unknown === undefined ? message : `unknown option "${unknown}" (text that starts with "-" goes after "--")`;
   }
   const values = parsed.values as OptionValues;
   if (values.help === true) return { positionals: parsed.positionals, values };

@@ -45,7 +45,15 @@ describe("switchboard, the program", () => {
     const cases: Array<[string[], RegExp]> = [
       [["frob"], /^switchboard: unknown command "frob"\. Run switchboard --help for the list\.\n$/],
       [["bus", "frob"], /^switchboard: unknown command "bus frob"\./],
-      [["list", "--frob"], /^switchboard: Unknown option '--frob'.*Run switchboard list --help\.\n$/],
+      [
+        ["bus"],
+        /^switchboard: bus needs a command: switchboard bus send, switchboard bus inbox\. Run switchboard --help/,
+      ],
+      [["bus", "--json"], /^switchboard: bus needs a command: /],
+      [
+        ["list", "--frob"],
+        /^switchboard: unknown option "--frob" \(text that starts with "-" goes after "--"\)\. Run switchboard list --help\.\n$/,
+      ],
       [["send", "bee"], /^switchboard: missing <text\|->\. Run switchboard send --help\.\n$/],
       [["send", "bee", "one", "two"], /^switchboard: unexpected argument "two" \(quote text with spaces\)/],
       [["send", "bee", "   "], /^switchboard: the message is empty\.\n$/],
@@ -63,6 +71,9 @@ describe("switchboard, the program", () => {
     const unknown = await runCli(sandbox, ["send", "nobody", "hi"]);
     expect(unknown.code).toBe(6);
     expect(unknown.stderr).toMatch(/^switchboard: No running session is named "nobody"/);
+    // Refused before the shell's own mailbox is made: nothing for a prune to find.
+    const pruned = await runCli(sandbox, ["prune", "--dry-run", "--json"]);
+    expect(JSON.parse(pruned.stdout)).toEqual({ dryRun: true, removed: 0, folders: [] });
     const gone = await runCli(sandbox, ["ask", closed, "hi", "--json"]);
     expect(gone.code).toBe(6);
     expect(JSON.parse(gone.stdout)).toEqual({ outcome: "gone", error: expect.stringMatching(/is not running/) });
@@ -80,7 +91,18 @@ describe("switchboard, the program", () => {
       [["sent", "--from", closed], (v) => expect(v).toEqual({ sent: [] })],
       [["claims"], (v) => expect(v).toMatchObject({ claims: [], offers: [] })],
       [["bus", "inbox"], (v) => expect(v).toEqual({ messages: [], more: 0 })],
-      [["prune", "--dry-run"], (v) => expect(v).toMatchObject({ dryRun: true, removed: expect.any(Number) })],
+      [
+        ["prune", "--dry-run"],
+        (v) =>
+          expect(v).toMatchObject({
+            dryRun: true,
+            removed: 1,
+            folders: [
+              { address: closed, shell: false, reason: "unread" },
+              { address: queued.from, shell: true, reason: "removed" },
+            ],
+          }),
+      ],
       [["doctor"], (v) => expect(v).toMatchObject({ problems: 0, findings: expect.any(Array) })],
     ];
     for (const [args, check] of documents) {
@@ -88,6 +110,13 @@ describe("switchboard, the program", () => {
       expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: "" });
       check(JSON.parse(run.stdout));
     }
+  });
+
+  it("prune names the shell's own mailbox among the folders it would remove", async () => {
+    const listed = await runCli(sandbox, ["prune", "--dry-run"]);
+    expect(listed.stdout).toMatch(
+      /\n[0-9a-f-]{36} +(now|\S+ ago) +would go: this shell's mailbox, made again when it next sends\n/,
+    );
   });
 
   it("colours only a terminal, and never with NO_COLOR set", () => {

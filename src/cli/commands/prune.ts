@@ -1,5 +1,6 @@
 // `switchboard prune`: the mailbox's prune without the age limit, saying of each folder whether it
 // goes and why the others stay.
+import { existsSync } from "node:fs";
 import type { PruneVerdict } from "../../domain/mail/engine/index.js";
 import type { PruneReason } from "../../domain/mail/prune-rules.js";
 import { describeStoreError } from "../../domain/mail/store-errors.js";
@@ -7,6 +8,7 @@ import type { Command } from "../command.js";
 import { exitCodes } from "../exit-codes.js";
 import { ago, json, table } from "../format.js";
 import { openMailReader } from "../mail-side.js";
+import { knownShellAddress } from "../shell-address.js";
 
 const reasons: Record<PruneReason, string> = {
   removed: "removed: a closed session with no unread mail",
@@ -33,10 +35,17 @@ export const prune: Command = {
   positionals: { min: 0, max: 0 },
   run({ values }, ctx) {
     const dryRun = values["dry-run"] === true;
+    // No mail root yet: nothing to judge (reading it would fail on the missing folder).
+    if (!existsSync(ctx.mailRoot)) {
+      ctx.term.out(ctx.json ? json({ dryRun, removed: 0, folders: [] }) : "No mailbox folders yet.\n");
+      return exitCodes.ok;
+    }
     const judged = openMailReader(ctx).pruneVerdicts(dryRun);
     if (judged.isErr())
       return ctx.fail(exitCodes.error, `the mail root cannot be read (${describeStoreError(judged.error)}).`);
     const verdicts = judged.value;
+    const base = knownShellAddress(ctx.mailRoot);
+    const isShell = (v: PruneVerdict) => base !== undefined && (v.address === base || v.address.startsWith(`${base}-`));
     const removed = verdicts.filter((v) => v.reason === "removed").length;
     if (ctx.json) {
       ctx.term.out(
@@ -45,6 +54,7 @@ export const prune: Command = {
           removed,
           folders: verdicts.map((v) => ({
             address: v.address,
+            shell: isShell(v),
             reason: v.reason,
             lastActivity: new Date(v.lastActivityMs).toISOString(),
           })),
@@ -56,7 +66,7 @@ export const prune: Command = {
       ctx.term.out(
         table(
           ["FOLDER", "LAST ACTIVE", "VERDICT"],
-          verdicts.map((v) => rowOf(v, ctx.term.now(), dryRun)),
+          verdicts.map((v) => rowOf(v, ctx.term.now(), dryRun, isShell(v))),
           { color: ctx.term.color },
         ),
       );
@@ -70,7 +80,10 @@ export const prune: Command = {
   },
 };
 
-function rowOf(v: PruneVerdict, nowMs: number, dryRun: boolean): string[] {
-  const words = reasons[v.reason];
+function rowOf(v: PruneVerdict, nowMs: number, dryRun: boolean, shell: boolean): string[] {
+  const words =
+    shell && v.reason === "removed"
+      ? "removed: this shell's mailbox, made again when it next sends"
+      : reasons[v.reason];
   return [v.address, ago(v.lastActivityMs, nowMs), dryRun ? words.replace(/^removed/, "would go") : words];
 }

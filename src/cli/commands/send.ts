@@ -1,6 +1,7 @@
 // `switchboard send` and `switchboard ask`: a request, or an ask and its answer, from the shell's own
 // address, addressed as /mailbox addresses.
 import type { Address } from "../../domain/mail/address.js";
+import { resolveAddress } from "../../domain/mail/addressing.js";
 import type { ListedSession } from "../../domain/mail/engine/index.js";
 import { askWaitMs, sendBodyBytesMax } from "../../domain/mail/limits.js";
 import type { CliContext, Command } from "../command.js";
@@ -39,6 +40,9 @@ export const send: Command = {
     const body = await bodyOf(ctx, text!);
     if (typeof body !== "string") return body;
     const running = openMailReader(ctx).list();
+    // A name nobody answers to is refused before the shell's own mailbox is made.
+    const unknown = unknownRecipient(to!, running);
+    if (unknown !== undefined) return refusal(ctx, unknown);
     const caller = callerSession(ctx, running);
     const opened = openShell(ctx, running, caller);
     if (opened === undefined) return noSlot(ctx);
@@ -50,10 +54,7 @@ export const send: Command = {
         caller === undefined
           ? engine.request(to!, body, "command")
           : engine.resolve(to!).andThen((address) => engine.request(address, body, "hook"));
-      if (sent.isErr()) {
-        const { text: why, code } = describeRefusal(sent.error, to!);
-        return ctx.fail(code, why);
-      }
+      if (sent.isErr()) return refusal(ctx, describeRefusal(sent.error, to!));
       const { envelope, recipientRunning } = sent.value;
       if (ctx.json) {
         ctx.term.out(
@@ -124,6 +125,8 @@ export const ask: Command = {
     const body = await bodyOf(ctx, text!);
     if (typeof body !== "string") return body;
     const running = openMailReader(ctx).list();
+    const unknown = unknownRecipient(to!, running);
+    if (unknown !== undefined) return refuse(ctx, unknown);
     const caller = callerSession(ctx, running);
     for (let slot = 1; ; ) {
       const opened = openShell(ctx, running, caller, slot);
@@ -136,7 +139,16 @@ export const ask: Command = {
   },
 };
 
-/** A refusal: the reason on stderr, and with --json the same as an object on stdout. */
+/** Why `to` names no session among `running` (nor a full id), or undefined when it does. */
+function unknownRecipient(to: string, running: readonly ListedSession[]) {
+  const resolved = resolveAddress(to, undefined, running);
+  return resolved.isErr() ? describeRefusal({ kind: "address", error: resolved.error }, to) : undefined;
+}
+
+/** A refusal of send: the reason on stderr. */
+const refusal = (ctx: CliContext, { text, code }: { text: string; code: ExitCode }) => ctx.fail(code, text);
+
+/** A refusal of ask: the reason on stderr, and with --json the same as an object on stdout. */
 function refuse(ctx: CliContext, refusal: { text: string; code: ExitCode }): ExitCode {
   if (ctx.json)
     ctx.term.out(
