@@ -138,6 +138,22 @@ describe("switchboard following real Pi RPC sessions on one repository", () => {
     expect(own).toMatchObject({ code: 0, stdout: "No bus mail waits.\n" });
   });
 
+  it("bus send refuses bad input as usage (2) and a member not on the bus as gone (6), sending nothing", async () => {
+    const refused: Array<[string[], number, RegExp]> = [
+      [["*", "hello all"], 2, /^switchboard: to "\*" is for kind event only \(this send is kind message\)\.\n$/],
+      [["bee", "x", "--kind", "shout"], 2, /kind/],
+      [["bee", "x", "--paths", "../elsewhere"], 2, /outside the repository/],
+      [["nobody", "x"], 6, /^switchboard: No active session is called "nobody"\.\n$/],
+    ];
+    for (const [args, code, stderr] of refused) {
+      const run = await runCli(sandbox, ["bus", "send", ...args], { cwd: shop });
+      expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code, stdout: "" });
+      expect(run.stderr).toMatch(stderr);
+    }
+    const peeked = await runCli(sandbox, ["bus", "inbox", "bee", "--json"], { cwd: shop });
+    expect(JSON.parse(peeked.stdout).messages).toHaveLength(2);
+  });
+
   it("ask: a target killed while it works exits 6", async () => {
     const since = c.mark();
     const waiting = startCli(sandbox, ["ask", "cat", "SLEEP 30000\nnever answered"]);

@@ -1,5 +1,5 @@
 // The bus from a shell with the `session` tool's rules: what is claimed, a send, an inbox read.
-import { describeBusError } from "../../domain/bus/bus-errors.js";
+import { type BusError, describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusMessage } from "../../domain/bus/bus-files.js";
 import { resolveRecipients } from "../../domain/bus/sending-rules.js";
 import { compareText } from "../../domain/shared/text/compare.js";
@@ -97,11 +97,7 @@ export const busSend: Command = {
         kind: typeof values.kind === "string" ? values.kind : undefined,
         paths,
       });
-      if (sent.isErr())
-        return ctx.fail(
-          sent.error.kind === "missing" ? exitCodes.usage : exitCodes.error,
-          describeBusError(sent.error),
-        );
+      if (sent.isErr()) return ctx.fail(sendErrorCode(sent.error), describeBusError(sent.error));
       const report = sent.value;
       if (ctx.json)
         ctx.term.out(
@@ -211,4 +207,30 @@ function peekMember(ctx: CliContext, bus: RepoBus, wanted: string, limit: number
   const messages = peeked.value.entries.flatMap((e) => (e.kind === "message" ? [listed(e.message)] : []));
   printMessages(ctx, messages, Math.max(0, peeked.value.files - messages.length));
   return exitCodes.ok;
+}
+
+/** The exit code of a refused bus send, with the meanings of the mail's: bad input is usage, a
+ * recipient not on the bus is gone. */
+function sendErrorCode(error: BusError): ExitCode {
+  switch (error.kind) {
+    case "missing":
+    case "unknown-kind":
+    case "too-many-paths":
+    case "empty-text":
+    case "text-too-long":
+    case "broadcast-needs-event":
+    case "self-send":
+    case "empty-path":
+    case "path-too-long":
+    case "repository-root":
+    case "worktree-top":
+    case "outside-repository":
+      return exitCodes.usage;
+    case "no-recipient":
+    case "recipient-gone":
+    case "no-peers":
+      return exitCodes.gone;
+    default:
+      return exitCodes.error;
+  }
 }
