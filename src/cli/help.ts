@@ -4,7 +4,7 @@ import type { Command, OptionSpec } from "./command.js";
 
 const exitLines = [
   "0    done (an ask: answered with status done)",
-  "1    could not (a recipient that does not resolve, a disk error, a problem doctor found)",
+  "1    could not (an ambiguous recipient, a disk error, a problem doctor found)",
   "2    bad usage",
   "3    ask: answered, but its run was stopped",
   "4    ask: answered, but its run failed",
@@ -32,6 +32,21 @@ export function programHelp(commands: readonly Command[]): string {
     "The mail root is $XDG_STATE_HOME/pi-session-mail (else ~/.local/state/pi-session-mail); the bus",
     "lives under Pi's agent dir ($PI_CODING_AGENT_DIR, else ~/.pi/agent). NO_COLOR turns colour off.",
     "Run switchboard <command> --help for its options and an example.",
+    "",
+  ].join("\n");
+}
+
+/** The commands of a group (`bus`): what `switchboard bus` and `switchboard bus --help` show. */
+export function groupHelp(group: string, commands: readonly Command[]): string {
+  const names = commands.map((c) => c.words.join(" "));
+  const wide = Math.max(...names.map((n) => n.length));
+  return [
+    `Usage: switchboard ${group} <command> [arguments] [--json] [--help]`,
+    "",
+    "Commands:",
+    ...commands.map((c, i) => `  ${names[i]!.padEnd(wide)}  ${c.summary}`),
+    "",
+    `Run switchboard ${group} <command> --help for its options and an example.`,
     "",
   ].join("\n");
 }

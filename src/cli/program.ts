@@ -5,7 +5,7 @@ import { mailRootFromEnv } from "../adapters/node/mail-root.js";
 import type { CliContext, Command, OptionValues } from "./command.js";
 import { commands } from "./commands/index.js";
 import { type ExitCode, exitCodes } from "./exit-codes.js";
-import { commandHelp, programHelp } from "./help.js";
+import { commandHelp, groupHelp, programHelp } from "./help.js";
 import type { Terminal } from "./terminal.js";
 
 const version = "0.1.0";
@@ -19,6 +19,9 @@ const common = {
   json: { type: "boolean", help: "print JSON for scripts instead of text for people" },
   help: { type: "boolean", short: "h", help: "show this help" },
 } as const;
+
+/** The commands whose first word is `word`, when they take more than one (`bus send`, `bus inbox`). */
+const groupOf = (word: string | undefined) => commands.filter((c) => c.words.length > 1 && c.words[0] === word);
 
 /** The command named by the longest run of leading words, and the arguments after them. */
 function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
@@ -35,7 +38,9 @@ export async function runProgram(argv: readonly string[], term: Terminal): Promi
   const first = argv[0];
   if (first === undefined || first === "help" || first === "--help" || first === "-h") {
     const topic = first === "help" ? findCommand(argv.slice(1)) : undefined;
-    term.out(topic === undefined ? programHelp(commands) : commandHelp(topic.command, common));
+    const group = first === "help" && topic === undefined ? groupOf(argv[1]) : [];
+    if (group.length > 0) term.out(groupHelp(argv[1]!, group));
+    else term.out(topic === undefined ? programHelp(commands) : commandHelp(topic.command, common));
     return exitCodes.ok;
   }
   if (first === "--version" || first === "-V") {
@@ -44,11 +49,15 @@ export async function runProgram(argv: readonly string[], term: Terminal): Promi
   }
   const found = findCommand(argv);
   if (found === undefined) {
-    const group = commands.filter((c) => c.words.length > 1 && c.words[0] === first);
+    const group = groupOf(first);
     const second = argv[1];
+    if (group.length > 0 && (second === "--help" || second === "-h")) {
+      term.out(groupHelp(first, group));
+      return exitCodes.ok;
+    }
     if (group.length > 0 && (second === undefined || second.startsWith("-"))) {
       const names = group.map((c) => `switchboard ${c.words.join(" ")}`).join(", ");
-      return fail(exitCodes.usage, `${first} needs a command: ${names}. Run switchboard --help for the list.`);
+      return fail(exitCodes.usage, `${first} needs a command: ${names}. Run switchboard ${first} --help.`);
     }
     const what = group.length > 0 ? `${first} ${second}` : first;
     return fail(exitCodes.usage, `unknown command "${what}". Run switchboard --help for the list.`);

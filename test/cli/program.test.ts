@@ -41,13 +41,22 @@ describe("switchboard, the program", () => {
     }
   });
 
+  it("a group's help (bus --help, help bus) lists its commands", async () => {
+    const help = await runCli(sandbox, ["bus", "--help"]);
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    expect(help.stdout).toMatch(/^Usage: switchboard bus <command> /);
+    expect(help.stdout).toMatch(/\n {2}bus send +send a bus message/);
+    expect(help.stdout).toMatch(/\n {2}bus inbox +read the shell's bus inbox/);
+    expect(await runCli(sandbox, ["help", "bus"])).toMatchObject({ code: 0, stdout: help.stdout });
+  });
+
   it("bad usage exits 2 with one line on stderr naming the fix, never a stack trace", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["frob"], /^switchboard: unknown command "frob"\. Run switchboard --help for the list\.\n$/],
       [["bus", "frob"], /^switchboard: unknown command "bus frob"\./],
       [
         ["bus"],
-        /^switchboard: bus needs a command: switchboard bus send, switchboard bus inbox\. Run switchboard --help/,
+        /^switchboard: bus needs a command: switchboard bus send, switchboard bus inbox\. Run switchboard bus --help\.\n$/,
       ],
       [["bus", "--json"], /^switchboard: bus needs a command: /],
       [

@@ -42,7 +42,7 @@ export const send: Command = {
     const running = openMailReader(ctx).list();
     // A name nobody answers to is refused before the shell's own mailbox is made.
     const unknown = unknownRecipient(to!, running);
-    if (unknown !== undefined) return refusal(ctx, unknown);
+    if (unknown !== undefined) return refuseSend(ctx, unknown);
     const caller = callerSession(ctx, running);
     const opened = openShell(ctx, running, caller);
     if (opened === undefined) return noSlot(ctx);
@@ -54,7 +54,7 @@ export const send: Command = {
         caller === undefined
           ? engine.request(to!, body, "command")
           : engine.resolve(to!).andThen((address) => engine.request(address, body, "hook"));
-      if (sent.isErr()) return refusal(ctx, describeRefusal(sent.error, to!));
+      if (sent.isErr()) return refuseSend(ctx, describeRefusal(sent.error, to!));
       const { envelope, recipientRunning } = sent.value;
       if (ctx.json) {
         ctx.term.out(
@@ -146,7 +146,7 @@ function unknownRecipient(to: string, running: readonly ListedSession[]) {
 }
 
 /** A refusal of send: the reason on stderr. */
-const refusal = (ctx: CliContext, { text, code }: { text: string; code: ExitCode }) => ctx.fail(code, text);
+const refuseSend = (ctx: CliContext, { text, code }: { text: string; code: ExitCode }) => ctx.fail(code, text);
 
 /** A refusal of ask: the reason on stderr, and with --json the same as an object on stdout. */
 function refuse(ctx: CliContext, refusal: { text: string; code: ExitCode }): ExitCode {
