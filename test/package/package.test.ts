@@ -1,10 +1,11 @@
 // The package as people get it. A clone: Pi loads it with no build and no npm install. `npm pack`
 // of a clone: the tarball carries what package.json exports. That tarball installed into a new
 // project: the library imports and moves a message, its types check, and the extension bundle
-// loads, both with a fake Pi API and in Pi itself. And `pi install git:`: a production install
-// (no dev dependencies, so no build tools) that must still succeed and load.
-// Offline throughout: git clones a local snapshot of this working tree, npm installs with
-// --offline from the cache `npm ci` filled, and Pi runs with no network where unshare allows.
+// loads, both with a fake Pi API and in Pi itself; installed globally, `switchboard` is on PATH. And
+// `pi install git:`: a production install (no dev dependencies, so no build tools) that must still
+// succeed and load. Offline throughout: git clones a local snapshot of this working tree, npm
+// installs with --offline from the cache `npm ci` filled (the global install, which has no lockfile,
+// from a registry on loopback), and Pi runs with no network where unshare allows.
 import {
   copyFileSync,
   existsSync,
@@ -22,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { e2ePaths } from "../e2e/harness/pi-command.js";
 import { writeConsumer } from "./consumer.js";
 import { createPiPlace, type PiPlace, piCli, piRpc, type RpcRecord } from "./pi-place.js";
+import { startLocalRegistry } from "./registry.js";
 import { killLive, onPath, run } from "./run.js";
 
 const repo = e2ePaths.repoRoot;
@@ -117,6 +119,7 @@ describe("the package: a clone, its npm pack tarball installed offline, and pi i
   let consumer: string;
   let manifest: Manifest;
   let packed: string[];
+  let tarball: string;
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "switchboard-package-"));
@@ -137,7 +140,8 @@ describe("the package: a clone, its npm pack tarball installed offline, and pi i
     packed = pack.files.map((f) => f.path);
     consumer = join(root, "consumer");
     const dependencies = Object.keys(manifest.dependencies);
-    writeConsumer({ dir: consumer, tarball: join(root, pack.filename), repo, dependencies });
+    tarball = join(root, pack.filename);
+    writeConsumer({ dir: consumer, tarball, repo, dependencies });
     await run("npm", ["install"], { cwd: consumer, env: npmEnv(), timeoutMs: stepTimeoutMs });
   }, setupTimeoutMs);
 
@@ -211,6 +215,45 @@ describe("the package: a clone, its npm pack tarball installed offline, and pi i
       timeoutMs: stepTimeoutMs,
     });
     expect(JSON.parse(listed)).toEqual({ sessions: [] });
+  });
+
+  it("npm install -g puts switchboard on PATH: the tarball installed globally, its dependency from a registry", async () => {
+    // A global install has no lockfile, so npm asks a registry for neverthrow: one on loopback
+    // serves the copy this repository installed, packed.
+    const dependency = JSON.parse(readFileSync(join(repo, "node_modules/neverthrow/package.json"), "utf8"));
+    const out = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", root], {
+      cwd: join(repo, "node_modules/neverthrow"),
+      env: npmEnv(),
+      timeoutMs: stepTimeoutMs,
+    });
+    const [neverthrow] = JSON.parse(out) as { filename: string }[];
+    const registry = await startLocalRegistry([
+      { name: "neverthrow", version: dependency.version, tarball: join(root, neverthrow!.filename) },
+    ]);
+    try {
+      const prefix = join(root, "global");
+      const env = { ...npmEnv(), npm_config_offline: "false", npm_config_registry: registry.url };
+      await run("npm", ["install", "-g", "--prefix", prefix, tarball], { cwd: root, env, timeoutMs: setupTimeoutMs });
+      expect(registry.requests).toContain("/neverthrow");
+      const state = join(root, "global-state");
+      const onPathEnv = {
+        ...npmEnv(),
+        PATH: `${join(prefix, "bin")}${delimiter}${npmEnv().PATH}`,
+        XDG_STATE_HOME: state,
+        PI_CODING_AGENT_DIR: join(root, "global-agent"),
+      };
+      const listed = await run("switchboard", ["list", "--json"], {
+        cwd: root,
+        env: onPathEnv,
+        timeoutMs: stepTimeoutMs,
+      });
+      expect(JSON.parse(listed)).toEqual({ sessions: [] });
+      expect(realpathSync(join(prefix, "bin", "switchboard"))).toBe(
+        join(realpathSync(prefix), "lib", "node_modules", "pi-switchboard", "bin", "switchboard.cjs"),
+      );
+    } finally {
+      await registry.close();
+    }
   });
 
   it("its types check in a TypeScript project (NodeNext, strict, library checks on)", async () => {
