@@ -138,7 +138,7 @@ describe("switchboard following real Pi RPC sessions on one repository", () => {
     expect(own).toMatchObject({ code: 0, stdout: "No bus mail waits.\n" });
   });
 
-  it("bus send refuses bad input as usage (2) and a member not on the bus as gone (6), sending nothing", async () => {
+  it("bus send refuses bad input as usage (2) and a member not on the bus as gone (6), sending nothing; bus inbox of nobody exits 6", async () => {
     const refused: Array<[string[], number, RegExp]> = [
       [["*", "hello all"], 2, /^switchboard: to "\*" is for kind event only \(this send is kind message\)\.\n$/],
       [["bee", "x", "--kind", "shout"], 2, /kind/],
@@ -152,6 +152,12 @@ describe("switchboard following real Pi RPC sessions on one repository", () => {
     }
     const peeked = await runCli(sandbox, ["bus", "inbox", "bee", "--json"], { cwd: shop });
     expect(JSON.parse(peeked.stdout).messages).toHaveLength(2);
+    const nobody = await runCli(sandbox, ["bus", "inbox", "nobody"], { cwd: shop });
+    expect(nobody).toMatchObject({
+      code: 6,
+      stdout: "",
+      stderr: 'switchboard: No active session is called "nobody".\n',
+    });
   });
 
   it("ask: a target killed while it works exits 6", async () => {

@@ -197,7 +197,7 @@ function peekMember(ctx: CliContext, bus: RepoBus, wanted: string, limit: number
   if (view.isErr()) return ctx.fail(exitCodes.error, describeBusError(view.error));
   // The member is found as the session tool's send finds a recipient; the shell is none of them.
   const found = resolveRecipients(wanted, "message", { id: "", label: "" }, view.value.sessions);
-  if (found.isErr()) return ctx.fail(exitCodes.error, describeBusError(found.error));
+  if (found.isErr()) return ctx.fail(sendErrorCode(found.error), describeBusError(found.error));
   const member = view.value.sessions.find((s) => s.id === found.value[0]?.id)!;
   const reader = openRepoBus(ctx);
   if (typeof reader === "string") return ctx.fail(exitCodes.error, reader);
@@ -209,8 +209,8 @@ function peekMember(ctx: CliContext, bus: RepoBus, wanted: string, limit: number
   return exitCodes.ok;
 }
 
-/** The exit code of a refused bus send, with the meanings of the mail's: bad input is usage, a
- * recipient not on the bus is gone. */
+/** The exit code of a refused bus send (or a member `bus inbox` cannot find), with the meanings of
+ * the mail's: bad input is usage, a recipient not on the bus is gone. */
 function sendErrorCode(error: BusError): ExitCode {
   switch (error.kind) {
     case "missing":
