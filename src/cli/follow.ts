@@ -1,11 +1,13 @@
 // What `switchboard tail` sees: each look lists the mail root's inboxes (new/ and cur/) and every bus
 // inbox, and compares with the look before. A file new in new/ was sent; one that moved to cur/ was
 // claimed (one seen first in cur/ was both between two looks); a bus file that appears was sent, one
-// that goes was read. Reads only: nothing is claimed, moved or changed.
+// that goes was read. Reads only: nothing is claimed, moved or changed. It remembers what the last
+// look saw, no more (a file gone from disk is forgotten), and of each piece of mail its first line.
 
 import type { BusMessage } from "../domain/bus/bus-files.js";
 import { isAddress } from "../domain/mail/address.js";
 import type { Envelope } from "../domain/mail/envelope.js";
+import { firstLine } from "../domain/shared/text/first-line.js";
 import type { BusStore } from "../ports/bus/bus-store.js";
 import type { MailStore } from "../ports/mail/mail-store.js";
 
@@ -19,15 +21,16 @@ export interface FollowEvent {
   to: string;
   /** A reply's status. */
   status?: string;
-  body: string;
+  /** The first line of its body that says something, at most lineCharsMax characters. */
+  line: string;
   /** The bus's folder key, for bus mail. */
   bus?: string;
 }
 
-/** How many files of one inbox a look reads at most (the newest). */
+/** How many files of one inbox folder a look reads at most (the newest). */
 const perInboxMax = 200;
-/** How many names the follower remembers at most, oldest forgotten first. */
-const rememberedMax = 20_000;
+/** How much of a body's first line an event keeps. */
+const lineCharsMax = 200;
 
 interface Seen {
   where: "new" | "cur" | "bus";
@@ -39,43 +42,41 @@ interface Follower {
   look(): FollowEvent[];
 }
 
+/** What one look saw, and the events it found against the look before. */
+interface Look {
+  before: ReadonlyMap<string, Seen>;
+  now: Map<string, Seen>;
+  events: FollowEvent[];
+  /** The first look tells nothing: it only learns what is there. */
+  quiet: boolean;
+}
+
 export function createFollower(
   mail: MailStore,
   buses: () => ReadonlyArray<{ key: string; store: BusStore }>,
   nowMs: () => number,
 ): Follower {
-  const seen = new Map<string, Seen>();
+  let seen = new Map<string, Seen>();
   let first = true;
-  const remember = (key: string, value: Seen) => {
-    seen.delete(key);
-    seen.set(key, value);
-    if (seen.size > rememberedMax) seen.delete(seen.keys().next().value!);
-  };
   return {
     look() {
-      const events: FollowEvent[] = [];
-      const present = new Set<string>();
-      lookAtMail(mail, seen, present, (key, value, event) => {
-        remember(key, value);
-        if (!first && event !== undefined) events.push({ ...value.event, event });
-      });
-      for (const { key: busKey, store } of buses()) {
-        lookAtBus(store, busKey, nowMs(), present, (key, value) => {
-          const known = seen.has(key);
-          remember(key, value);
-          if (!first && !known) events.push({ ...value.event, event: "sent" });
-        });
-      }
+      const look: Look = { before: seen, now: new Map(), events: [], quiet: first };
+      lookAtMail(mail, look);
+      for (const { key, store } of buses()) lookAtBus(store, key, nowMs(), look);
       for (const [key, value] of seen) {
-        if (value.where !== "bus" || present.has(key)) continue;
-        seen.delete(key);
-        if (!first) events.push({ ...value.event, event: "read" });
+        if (value.where === "bus" && !look.now.has(key) && !first) look.events.push({ ...value.event, event: "read" });
       }
+      // Only what this look saw is kept: memory follows what is on disk (at most perInboxMax a folder).
+      seen = look.now;
       first = false;
-      return events;
+      return look.events;
     },
   };
 }
+
+const tell = (look: Look, value: Seen, event: FollowEvent["event"]) => {
+  if (!look.quiet) look.events.push({ ...value.event, event });
+};
 
 function mailEvent(envelope: Envelope): Omit<FollowEvent, "event"> {
   const event: Omit<FollowEvent, "event"> = {
@@ -84,15 +85,15 @@ function mailEvent(envelope: Envelope): Omit<FollowEvent, "event"> {
     kind: envelope.kind,
     from: envelope.from,
     to: envelope.to,
-    body: envelope.body,
+    line: lineOf(envelope.body),
   };
   if (envelope.kind === "reply" && envelope.status !== "") event.status = envelope.status;
   return event;
 }
 
-type Note = (key: string, value: Seen, event: FollowEvent["event"] | undefined) => void;
+const lineOf = (body: string) => Array.from(firstLine(body)).slice(0, lineCharsMax).join("");
 
-function lookAtMail(mail: MailStore, seen: ReadonlyMap<string, Seen>, present: Set<string>, note: Note): void {
+function lookAtMail(mail: MailStore, look: Look): void {
   const boxes = mail.listBoxes();
   if (boxes.isErr()) return;
   for (const { address } of boxes.value) {
@@ -100,27 +101,38 @@ function lookAtMail(mail: MailStore, seen: ReadonlyMap<string, Seen>, present: S
     const queued = mail.listNew(address);
     for (const name of queued.isOk() ? queued.value.names.slice(-perInboxMax) : []) {
       const key = `mail:${address}/${name}`;
-      present.add(key);
-      if (seen.has(key)) continue;
+      const before = look.before.get(key);
+      if (before !== undefined) {
+        look.now.set(key, before);
+        continue;
+      }
       const read = mail.readNew(address, name);
-      if (read.isOk() && read.value.kind === "claimed")
-        note(key, { where: "new", event: mailEvent(read.value.envelope) }, "sent");
+      if (!read.isOk() || read.value.kind !== "claimed") continue;
+      const value: Seen = { where: "new", event: mailEvent(read.value.envelope) };
+      look.now.set(key, value);
+      tell(look, value, "sent");
     }
     const taken = mail.listBox(address, "cur");
     for (const name of taken.isOk() ? taken.value.slice(-perInboxMax) : []) {
       const key = `mail:${address}/${name}`;
-      const before = seen.get(key);
-      if (before?.where === "cur") continue;
+      const before = look.before.get(key);
+      if (before?.where === "cur") {
+        look.now.set(key, before);
+        continue;
+      }
       if (before !== undefined) {
-        note(key, { where: "cur", event: before.event }, "claimed");
+        const value: Seen = { where: "cur", event: before.event };
+        look.now.set(key, value);
+        tell(look, value, "claimed");
         continue;
       }
       const read = mail.readCur(address, name);
       if (!read.isOk() || read.value.kind !== "claimed") continue;
       // Sent and claimed between two looks (a recipient takes mail within milliseconds): both told.
-      const event = mailEvent(read.value.envelope);
-      note(key, { where: "new", event }, "sent");
-      note(key, { where: "cur", event }, "claimed");
+      const value: Seen = { where: "cur", event: mailEvent(read.value.envelope) };
+      look.now.set(key, value);
+      tell(look, value, "sent");
+      tell(look, value, "claimed");
     }
   }
 }
@@ -132,18 +144,12 @@ function busEvent(message: BusMessage, key: string): Omit<FollowEvent, "event"> 
     kind: message.kind,
     from: message.from,
     to: message.to,
-    body: message.text,
+    line: lineOf(message.text),
     bus: key,
   };
 }
 
-function lookAtBus(
-  store: BusStore,
-  busKey: string,
-  nowMs: number,
-  present: Set<string>,
-  note: (key: string, value: Seen) => void,
-): void {
+function lookAtBus(store: BusStore, busKey: string, nowMs: number, look: Look): void {
   const inboxes = store.listInboxes();
   if (inboxes.isErr()) return;
   for (const id of inboxes.value) {
@@ -153,8 +159,10 @@ function lookAtBus(
     for (const entry of peeked.value.entries) {
       if (entry.kind !== "message") continue;
       const key = `bus:${busKey}/${id}/${entry.name}`;
-      present.add(key);
-      note(key, { where: "bus", event: busEvent(entry.message, busKey) });
+      const before = look.before.get(key);
+      const value = before ?? { where: "bus", event: busEvent(entry.message, busKey) };
+      look.now.set(key, value);
+      if (before === undefined) tell(look, value, "sent");
     }
   }
 }

@@ -1,6 +1,5 @@
 // `switchboard tail`: one line for each piece of mail and bus message as it is sent and as it is
 // taken, across the whole mail root and every bus, until Ctrl-C. It only reads.
-import { firstLine } from "../../domain/shared/text/first-line.js";
 import type { BusStore } from "../../ports/bus/bus-store.js";
 import { busKeys, createNodeBusStore } from "../../wiring/node-bus.js";
 import { createNodeMailStore } from "../../wiring/node-mailbox.js";
@@ -74,13 +73,13 @@ function lineOf(ctx: CliContext, event: FollowEvent, names: ReadonlyMap<string, 
   const from = names.get(event.from);
   const to = names.get(event.to);
   if (ctx.json) {
-    const { body, ...rest } = event;
+    const { line, ...rest } = event;
     const time = new Date(ctx.term.now()).toISOString();
-    return jsonLine({ time, ...rest, fromName: from ?? null, toName: to ?? null, firstLine: firstLine(body) });
+    return jsonLine({ time, ...rest, fromName: from ?? null, toName: to ?? null, firstLine: line });
   }
   const time = new Date(ctx.term.now()).toTimeString().slice(0, 8);
   const who = `${cell(from ?? event.from.slice(0, 8), 40)} → ${cell(to ?? event.to.slice(0, 8), 40)}`;
   const kind = `${event.half === "bus" ? "bus " : ""}${event.kind}${event.status === undefined ? "" : ` (${event.status})`}`;
   const state = event.event === "sent" ? (event.half === "bus" ? "sent" : "queued") : event.event;
-  return `${time}  ${kind.padEnd(14)}  ${who}  ${state.padEnd(7)}  ${cell(firstLine(event.body), 100)}\n`;
+  return `${time}  ${kind.padEnd(14)}  ${who}  ${state.padEnd(7)}  ${cell(event.line, 100)}\n`;
 }
