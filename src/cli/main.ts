@@ -12,7 +12,8 @@ function unexpected(e: unknown): ExitCode {
   return exitCodes.error;
 }
 
-// The engines' timers and watchers end with their sessions; exit once what was written is out.
+// The engines' timers and watchers end with their sessions; exit once what was written is out (a
+// stdout whose reader went away calls back at once, with its error).
 const exit = (code: ExitCode) => process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
 
 // Built as CommonJS (no top-level await): Node starts a CommonJS program a few ms sooner than an ES module.

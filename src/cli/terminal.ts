@@ -18,17 +18,32 @@ export interface Terminal {
   cwd: string;
   home: string;
   now(): number;
-  /** Calls `fn` on Ctrl-C or SIGTERM, until the returned function is called. */
-  onInterrupt(fn: (signal: "SIGINT" | "SIGTERM") => void): () => void;
+  /** Calls `fn` on Ctrl-C or SIGTERM, or when whoever reads stdout closes it (`tail | head`),
+   * until the returned function is called. */
+  onInterrupt(fn: (why: Interruption) => void): () => void;
 }
+
+export type Interruption = "SIGINT" | "SIGTERM" | "stdout-closed";
 
 /** NO_COLOR, when present and not empty, turns colour off (https://no-color.org). */
 const noColor = (env: NodeJS.ProcessEnv) => env.NO_COLOR !== undefined && env.NO_COLOR !== "";
 
 export function nodeTerminal(): Terminal {
   const outIsTty = process.stdout.isTTY === true;
+  const listeners = new Set<(why: Interruption) => void>();
+  let outClosed = false;
+  // A reader that went away (EPIPE) ends the command as an interruption would, and what is still
+  // to print goes nowhere: never an unhandled error with its stack trace.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    if (outClosed) return;
+    outClosed = true;
+    for (const fn of [...listeners]) fn("stdout-closed");
+  });
   return {
-    out: (text) => void process.stdout.write(text),
+    out: (text) => {
+      if (!outClosed) process.stdout.write(text);
+    },
     err: (text) => void process.stderr.write(text),
     async readStdin(maxBytes) {
       const chunks: Buffer[] = [];
@@ -55,9 +70,11 @@ export function nodeTerminal(): Terminal {
       const onTerm = () => fn("SIGTERM");
       process.on("SIGINT", onInt);
       process.on("SIGTERM", onTerm);
+      listeners.add(fn);
       return () => {
         process.off("SIGINT", onInt);
         process.off("SIGTERM", onTerm);
+        listeners.delete(fn);
       };
     },
   };

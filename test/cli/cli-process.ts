@@ -29,6 +29,8 @@ export interface CliOptions {
   /** Written to stdin, which is then closed (closed at once when absent). */
   stdin?: string;
   env?: Readonly<Record<string, string>>;
+  /** Closes the reading end of its stdout at once, as `| head` does when it has read enough. */
+  closeStdout?: boolean;
 }
 
 export interface CliProcess {
@@ -73,9 +75,11 @@ export function startCli(sandbox: Sandbox, args: readonly string[], options: Cli
   };
   let stdout = "";
   let stderr = "";
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
+  if (options.closeStdout === true) child.stdout!.destroy();
+  else
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands/index.js";
 import { e2ePaths } from "../e2e/harness/pi-command.js";
 import { createSandbox, type Sandbox } from "../e2e/harness/sandbox.js";
-import { cliBundle, cliEnv, runCli } from "./cli-process.js";
+import { waitUntil } from "../e2e/mail-support.js";
+import { cliBundle, cliEnv, runCli, startCli } from "./cli-process.js";
 
 const closed = "0190f6f6-9999-7000-8000-0000000000f6";
 
@@ -126,6 +127,20 @@ describe("switchboard, the program", () => {
     expect(listed.stdout).toMatch(
       /\n[0-9a-f-]{36} +(now|\S+ ago) +would go: this shell's mailbox, made again when it next sends\n/,
     );
+  });
+
+  it("a reader that closes stdout early (| head) ends it quietly: exit 0, no stack trace, tail included", async () => {
+    const help = await runCli(sandbox, ["--help"], { closeStdout: true });
+    expect(help).toMatchObject({ code: 0, stderr: "" });
+    const tail = startCli(sandbox, ["tail"], { closeStdout: true });
+    await waitUntil(() => (tail.stderr().includes("Ctrl-C stops") ? true : undefined), {
+      timeoutMs: 10_000,
+      what: "tail following",
+      alive: [],
+    });
+    // tail writes a line for this request, finds nobody reading, and stops.
+    expect((await runCli(sandbox, ["send", closed, "for tail"])).code).toBe(0);
+    expect(await tail.done).toMatchObject({ code: 0, stderr: "Following mail and the bus; Ctrl-C stops.\n" });
   });
 
   it("colours only a terminal, and never with NO_COLOR set", () => {
