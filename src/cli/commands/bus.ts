@@ -115,7 +115,7 @@ export const busSend: Command = {
       }
       return report.failed.length > 0 ? exitCodes.error : exitCodes.ok;
     } finally {
-      bus.engine.shutdown("quit");
+      bus.engine.shutdown("step-out");
     }
   },
 };
@@ -188,7 +188,7 @@ function readOwn(ctx: CliContext, bus: RepoBus, limit: number): ExitCode {
     );
     return exitCodes.ok;
   } finally {
-    bus.engine.shutdown("quit");
+    bus.engine.shutdown("step-out");
   }
 }
 

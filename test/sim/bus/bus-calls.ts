@@ -198,12 +198,14 @@ export function agentStep(world: BusWorld, proc: BusProcess): string {
   return `${raised ? "raised turn" : "prompt"} ${proc.slot.name}`;
 }
 
-const reasons: ShutdownReason[] = ["quit", "reload", "new", "resume", "fork"];
-const sameIdReasons: ShutdownReason[] = ["quit", "reload", "resume"];
+/** Pi's reasons (a shell's step-out is the CLI's, tested on its own). */
+type PiShutdownReason = Exclude<ShutdownReason, "step-out">;
+const reasons: PiShutdownReason[] = ["quit", "reload", "new", "resume", "fork"];
+const sameIdReasons: PiShutdownReason[] = ["quit", "reload", "resume"];
 
 /** Pi's session_shutdown: quit ends the process; the others start the next session in it. */
 export function shutdown(world: BusWorld, proc: BusProcess): string {
-  const reason = pick(world, proc.slot.keepsId === true ? sameIdReasons : reasons) as ShutdownReason;
+  const reason = pick(world, proc.slot.keepsId === true ? sameIdReasons : reasons) as PiShutdownReason;
   proc.engine.shutdown(reason);
   if (dead(proc)) return `shutdown ${proc.slot.name} (${reason}): died`;
   endProcess(world, proc);

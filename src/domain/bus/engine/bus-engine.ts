@@ -139,8 +139,10 @@ export function createBusEngine(deps: BusEngineDeps): BusEngine {
       // What this process showed and the session recorded goes; what it never recorded goes back.
       const identity = membership.identity();
       if (identity !== undefined && ctx.ready().isOk()) settleShown(ctx, identity.id);
-      // A reload keeps the membership and its inbox: nothing is left.
-      const leftUnread = reason === "reload" ? undefined : tellLeftUnread(ctx, membership, listening.turnHops());
+      // A reload keeps the membership and its inbox, and a member stepping out reads its inbox when
+      // it joins again: nothing is left for good, so no sender is told.
+      const staying = reason === "reload" || reason === "step-out";
+      const leftUnread = staying ? undefined : tellLeftUnread(ctx, membership, listening.turnHops());
       const released = lifecycle.shutdown(reason);
       listening.close();
       closed = true;

@@ -8,7 +8,9 @@ import type { BusContext } from "./context.js";
 import { dropOffersOf } from "./handoff.js";
 import type { Membership } from "./membership.js";
 
-export type ShutdownReason = "quit" | "reload" | "new" | "resume" | "fork";
+/** Pi's reasons, and `step-out`: a member that joined for one piece of work under an id it comes
+ * back with (a shell joined for one command) leaves, and its inbox waits for its next join. */
+export type ShutdownReason = "quit" | "reload" | "new" | "resume" | "fork" | "step-out";
 
 interface Lifecycle {
   /** Starts (or keeps) the heartbeat while a membership lasts; stops it otherwise. */

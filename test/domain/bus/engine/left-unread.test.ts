@@ -47,6 +47,20 @@ describe("leaving with unread mail", () => {
     expect(carol.engine.shutdown("reload").leftUnread).toBeUndefined();
     expect(eventsTo(h, "bob")).toEqual([]);
   });
+
+  it("tells no sender when a member steps out (it reads its inbox when it joins again), yet it leaves", () => {
+    const { h, alice, bob } = three();
+    bob.engine.send({ to: "alice", text: "still there when you come back" })._unsafeUnwrap();
+    expect(alice.engine.shutdown("step-out")).toEqual({ released: [], leftUnread: undefined });
+    expect(eventsTo(h, "bob")).toEqual([]);
+    expect(h.inboxFiles("alice")).toHaveLength(1);
+    expect(
+      bob.engine
+        .status()
+        ._unsafeUnwrap()
+        .sessions.map((s) => s.label),
+    ).toEqual(["bob", "carol"]);
+  });
 });
 
 describe("mail that expires unread", () => {
