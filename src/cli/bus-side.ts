@@ -1,16 +1,20 @@
 // The bus of the current folder's repository from the shell: read as it is, or joined by the shell
 // for one command (a send, a read of its inbox) and left when the command ends.
-import type { BusEngine } from "../domain/bus/engine/index.js";
+import { ok, type Result } from "neverthrow";
+import type { BusError } from "../domain/bus/bus-errors.js";
+import type { BusEngine, StatusView } from "../domain/bus/engine/index.js";
 import type { ListedSession } from "../domain/mail/engine/index.js";
 import type { BusHost } from "../ports/bus/bus-host.js";
 import type { RepoPlace } from "../ports/bus/repo-resolver.js";
-import { createNodeBus, resolveBusPlace } from "../wiring/node-bus.js";
+import { busKeys, createNodeBus, resolveBusPlace } from "../wiring/node-bus.js";
 import type { CliContext } from "./command.js";
 import { shellAddress } from "./mail-side.js";
 
 export interface RepoBus {
   engine: BusEngine;
   place: RepoPlace;
+  /** Its folder exists: a session opened it once. Looking at a bus that does not makes nothing. */
+  exists: boolean;
 }
 
 /** The bus of the repository the shell stands in (the folder itself outside a repository). */
@@ -24,7 +28,14 @@ export function openRepoBus(ctx: CliContext, caller?: ListedSession): RepoBus | 
     },
     peerTurnHops: () => caller?.hops ?? 0,
   };
-  return { engine: createNodeBus({ host, agentDir: ctx.agentDir, place: place.value }), place: place.value };
+  const engine = createNodeBus({ host, agentDir: ctx.agentDir, place: place.value });
+  return { engine, place: place.value, exists: busKeys(ctx.agentDir).includes(place.value.key) };
+}
+
+/** The members and offers of `bus` as they are, read without joining; none, and nothing made on
+ * disk, when no session ever opened it. */
+export function lookAtBus(bus: RepoBus): Result<Pick<StatusView, "sessions" | "offers">, BusError> {
+  return bus.exists ? bus.engine.snapshot() : ok({ sessions: [], offers: [] });
 }
 
 /** The shell on `bus` as a session that has not joined yet: its id is the shell's mail address, its

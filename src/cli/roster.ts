@@ -60,7 +60,11 @@ export function readRoster(ctx: CliContext, repo: boolean): Roster | string {
     const place = resolveBusPlace(ctx.term.cwd);
     if (place.isErr()) return place.error.message;
     root = place.value.root;
-    const view = busRows(createNodeBus({ host: readerHost, agentDir: ctx.agentDir, place: place.value }));
+    // A bus no session opened has nobody on it: looking would make its folders.
+    const opened = busKeys(ctx.agentDir).includes(place.value.key);
+    const view = opened
+      ? busRows(createNodeBus({ host: readerHost, agentDir: ctx.agentDir, place: place.value }))
+      : undefined;
     if (view !== undefined) views.push({ key: place.value.key, view });
   } else {
     for (const key of busKeys(ctx.agentDir)) {

@@ -2,6 +2,8 @@
 // usage errors (exit 2, one line on stderr, never a stack trace), every command's --json parsed, and
 // colour only on a terminal without NO_COLOR.
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands/index.js";
 import { e2ePaths } from "../e2e/harness/pi-command.js";
@@ -127,6 +129,23 @@ describe("switchboard, the program", () => {
     expect(listed.stdout).toMatch(
       /\n[0-9a-f-]{36} +(now|\S+ ago) +would go: this shell's mailbox, made again when it next sends\n/,
     );
+  });
+
+  it("looking at a bus no session opened makes nothing on disk (list --repo, claims, bus inbox <member>)", async () => {
+    const place = join(sandbox.root, "never-a-bus");
+    mkdirSync(place);
+    const buses = () =>
+      existsSync(join(sandbox.agentDir, "session-bus")) ? readdirSync(join(sandbox.agentDir, "session-bus")) : [];
+    const before = buses();
+    expect(JSON.parse((await runCli(sandbox, ["list", "--repo", "--json"], { cwd: place })).stdout)).toMatchObject({
+      sessions: [],
+    });
+    expect(JSON.parse((await runCli(sandbox, ["claims", "--json"], { cwd: place })).stdout)).toMatchObject({
+      claims: [],
+      offers: [],
+    });
+    expect((await runCli(sandbox, ["bus", "inbox", "bee"], { cwd: place })).code).toBe(6);
+    expect(buses()).toEqual(before);
   });
 
   it("a reader that closes stdout early (| head) ends it quietly: exit 0, no stack trace, tail included", async () => {

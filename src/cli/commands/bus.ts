@@ -4,7 +4,7 @@ import type { BusMessage } from "../../domain/bus/bus-files.js";
 import { resolveRecipients } from "../../domain/bus/sending-rules.js";
 import { compareText } from "../../domain/shared/text/compare.js";
 import { labelWithName } from "../../domain/shared/text/same-label.js";
-import { openRepoBus, type RepoBus, startShellOnBus } from "../bus-side.js";
+import { lookAtBus, openRepoBus, type RepoBus, startShellOnBus } from "../bus-side.js";
 import type { CliContext, Command } from "../command.js";
 import { type ExitCode, exitCodes } from "../exit-codes.js";
 import { cell, json, table } from "../format.js";
@@ -24,7 +24,7 @@ export const claims: Command = {
   run(_input, ctx) {
     const bus = openRepoBus(ctx);
     if (typeof bus === "string") return ctx.fail(exitCodes.error, bus);
-    const view = bus.engine.snapshot();
+    const view = lookAtBus(bus);
     if (view.isErr()) return ctx.fail(exitCodes.error, describeBusError(view.error));
     const live = view.value.sessions.filter((s) => s.state === "active");
     const rows = live.flatMap((s) =>
@@ -193,7 +193,7 @@ function readOwn(ctx: CliContext, bus: RepoBus, limit: number): ExitCode {
 }
 
 function peekMember(ctx: CliContext, bus: RepoBus, wanted: string, limit: number): ExitCode {
-  const view = bus.engine.snapshot();
+  const view = lookAtBus(bus);
   if (view.isErr()) return ctx.fail(exitCodes.error, describeBusError(view.error));
   // The member is found as the session tool's send finds a recipient; the shell is none of them.
   const found = resolveRecipients(wanted, "message", { id: "", label: "" }, view.value.sessions);
