@@ -5,10 +5,16 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFsMailStore } from "../../src/adapters/fs/mail/fs-mail-store.js";
+import { nodeFs } from "../../src/adapters/node/node-fs.js";
+import { currentUid } from "../../src/adapters/node/process-user.js";
 import { commands } from "../../src/cli/commands/index.js";
+import { knownShellAddress, slotAddress } from "../../src/cli/shell-address.js";
+import type { Address } from "../../src/domain/mail/address.js";
+import type { Envelope } from "../../src/domain/mail/envelope.js";
 import { e2ePaths } from "../e2e/harness/pi-command.js";
 import { createSandbox, type Sandbox } from "../e2e/harness/sandbox.js";
-import { waitUntil } from "../e2e/mail-support.js";
+import { mailRoot, waitUntil } from "../e2e/mail-support.js";
 import { cliBundle, cliEnv, runCli, startCli } from "./cli-process.js";
 
 const closed = "0190f6f6-9999-7000-8000-0000000000f6";
@@ -128,6 +134,34 @@ describe("switchboard, the program", () => {
     const listed = await runCli(sandbox, ["prune", "--dry-run"]);
     expect(listed.stdout).toMatch(
       /\n[0-9a-f-]{36} +(now|\S+ ago) +would go: this shell's mailbox, made again when it next sends\n/,
+    );
+  });
+
+  it("sent shows the newest 50 of every slot together; --from a name nobody has exits 6", async () => {
+    const base = knownShellAddress(mailRoot(sandbox))!;
+    const store = createFsMailStore({ fs: nodeFs, root: mailRoot(sandbox), uid: currentUid() });
+    const keep = (from: Address, i: number) => {
+      const envelope: Envelope = {
+        ...{ id: `copy-${from.slice(-2)}-${i}`, from, to: closed as Address, kind: "message", hops: 0 },
+        ...{ in_reply_to: [], status: "", ts: new Date(1_000_000 + i * 1000).toISOString(), body: `copy ${i}` },
+      };
+      expect(store.keepSent(envelope, 1_000_000 + i * 1000).isOk()).toBe(true);
+    };
+    const second = slotAddress(base, 2);
+    expect(store.openBox(second).isOk()).toBe(true);
+    for (let i = 0; i < 55; i++) keep(base, i);
+    for (let i = 55; i < 65; i++) keep(second, i);
+    const listed = JSON.parse((await runCli(sandbox, ["sent", "--json"])).stdout) as { sent: Array<{ id: string }> };
+    expect(listed.sent).toHaveLength(50);
+    // The request sent before (now) comes first, then the copies from the newest down.
+    expect(listed.sent.slice(1, 12).map((s) => s.id)).toEqual([
+      ...Array.from({ length: 10 }, (_, k) => `copy-${second.slice(-2)}-${64 - k}`),
+      `copy-${base.slice(-2)}-54`,
+    ]);
+    const nobody = await runCli(sandbox, ["sent", "--from", "nobody"]);
+    expect(nobody).toMatchObject({ code: 6, stdout: "" });
+    expect(nobody.stderr).toMatch(
+      /^switchboard: No running session is named "nobody".* No mailbox folder is named that either\.\n$/,
     );
   });
 

@@ -24,7 +24,13 @@ const bee = { id: "0190b2b2-7777-7000-8000-0000000000b2", name: "bee" };
 const hopLimit = 1;
 
 interface ListedJson {
-  sessions: Array<{ id: string; name: string | null; state: string; waitingOn?: string; unreadMail?: number }>;
+  sessions: Array<{
+    id: string;
+    name: string | null;
+    state: string;
+    waitingOn: string | null;
+    unreadMail: number | null;
+  }>;
 }
 
 /** The record of the one shell waiting on bee, once its ask is written. */
@@ -88,6 +94,19 @@ describe("switchboard against real Pi RPC sessions", () => {
       [ant.id, "ant", "idle"],
       [bee.id, "bee", "idle"],
     ]);
+    // Every documented key is there, null where nothing applies (no bus, no wait).
+    expect(parsed.sessions[0]).toEqual({
+      id: ant.id,
+      name: "ant",
+      label: null,
+      cwd: expect.any(String),
+      state: "idle",
+      waitingOn: null,
+      mailMode: "accept",
+      unreadMail: 0,
+      unreadBus: null,
+      bus: null,
+    });
   });
 
   it("ask: the answer on stdout and exit 0; the target's label names the shell", async () => {

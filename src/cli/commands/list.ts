@@ -27,7 +27,11 @@ export const list: Command = {
     if (typeof roster === "string") return ctx.fail(exitCodes.error, roster);
     if (ctx.json) {
       ctx.term.out(
-        json(roster.repo === undefined ? { sessions: roster.rows } : { sessions: roster.rows, ...roster.repo }),
+        json(
+          roster.repo === undefined
+            ? { sessions: roster.rows.map(jsonRow) }
+            : { sessions: roster.rows.map(jsonRow), ...roster.repo },
+        ),
       );
       return exitCodes.ok;
     }
@@ -87,3 +91,14 @@ function claimsOf(keys: readonly string[]): string {
   const shown = keys.slice(0, 3).map((k) => cell(k, 80));
   return keys.length > 3 ? `${shown.join(", ")} +${keys.length - 3}` : shown.join(", ");
 }
+
+/** A row for scripts: every key present, null where the text shows nothing. */
+const jsonRow = (r: RosterRow) => ({
+  ...r,
+  name: r.name ?? null,
+  label: r.label ?? null,
+  waitingOn: r.waitingOn ?? null,
+  unreadMail: r.unreadMail ?? null,
+  unreadBus: r.unreadBus ?? null,
+  bus: r.bus ?? null,
+});

@@ -1,8 +1,11 @@
 // `switchboard sent`: what the shell (or a session) sent, newest first, each with where it stands,
 // read from the files alone.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { type Address, isAddress } from "../../domain/mail/address.js";
 import { describeAddressError, resolveAddress } from "../../domain/mail/addressing.js";
 import type { SentItem } from "../../domain/mail/engine/index.js";
+import { sentListedMax } from "../../domain/mail/limits.js";
 import { sentStateWords } from "../../domain/mail/sent-state.js";
 import type { Command } from "../command.js";
 import { exitCodes } from "../exit-codes.js";
@@ -30,8 +33,12 @@ export const sent: Command = {
     if (typeof values.from === "string") {
       const resolved = resolveAddress(values.from, undefined, running);
       if (resolved.isErr()) {
+        // A closed session is named by its full id, and only one that has a mailbox folder.
         const closed = values.from.trim();
-        if (!isAddress(closed)) return ctx.fail(exitCodes.error, describeAddressError(resolved.error));
+        if (!isAddress(closed) || !existsSync(join(ctx.mailRoot, closed))) {
+          const code = resolved.error.kind === "not-found" ? exitCodes.gone : exitCodes.error;
+          return ctx.fail(code, `${describeAddressError(resolved.error)} No mailbox folder is named that either.`);
+        }
         senders = [closed];
       } else senders = [resolved.value];
     } else {
@@ -39,9 +46,19 @@ export const sent: Command = {
       const base = knownShellAddress(ctx.mailRoot);
       senders = base === undefined ? [] : Array.from({ length: shellSlotsMax }, (_, i) => slotAddress(base, i + 1));
     }
-    const items = senders.flatMap((from) => reader.sentBy(from)).sort((a, b) => (b.sentAtMs ?? 0) - (a.sentAtMs ?? 0));
+    // The newest of every slot together, then the newest sentListedMax of them all.
+    const items = senders
+      .flatMap((from) => reader.sentBy(from))
+      .sort((a, b) => (b.sentAtMs ?? 0) - (a.sentAtMs ?? 0))
+      .slice(0, sentListedMax);
     if (ctx.json) {
-      ctx.term.out(json({ sent: items.map((item) => ({ ...item, sentAt: isoOf(item.sentAtMs) })) }));
+      const shown = items.map((item) => ({
+        ...item,
+        toName: item.toName ?? null,
+        sentAtMs: item.sentAtMs ?? null,
+        sentAt: isoOf(item.sentAtMs),
+      }));
+      ctx.term.out(json({ sent: shown }));
       return exitCodes.ok;
     }
     if (items.length === 0) {
