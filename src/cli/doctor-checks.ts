@@ -1,15 +1,12 @@
 // What `switchboard doctor` looks at, each check a function of the places it reads: the settings that
-// place the folders, the mail root and the path to it, each address folder's mode and owner, stale
-// running records, tmp/ leftovers, what a prune would remove, the file system, and file watching.
+// place the folders, each address folder's mode and owner, stale running records, tmp/ leftovers and
+// what a prune would remove (the mail root itself: doctor-root.ts; the file system: doctor-system.ts).
 import { chmodSync, lstatSync, readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { checkRootPath } from "../adapters/fs/shared/fs-path-safety.js";
 import { createConfigFile } from "../adapters/node/config-file.js";
-import { nodeFs } from "../adapters/node/node-fs.js";
 import { currentUid } from "../adapters/node/process-user.js";
 import { isAddress } from "../domain/mail/address.js";
 import { readConfig } from "../domain/mail/config.js";
-import { describeStoreError } from "../domain/mail/store-errors.js";
 import { createNodeMailStore } from "../wiring/node-mailbox.js";
 import type { CliContext } from "./command.js";
 import { openMailReader } from "./mail-side.js";
@@ -115,28 +112,13 @@ export function leftoverCount(folder: string, nowMs: number): number {
   return names.filter((name) => nowMs - (exists(join(folder, name))?.mtimeMs ?? nowMs) > tmpLeftoverMs).length;
 }
 
-export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
-  const root = ctx.mailRoot;
-  const stats = exists(root);
-  if (stats === undefined) return [ok("root", `${root} does not exist yet: the first session makes it.`)];
-  const walked = checkRootPath(nodeFs, root, currentUid(), { path: root });
-  if (walked.isErr()) return [problem("path", `${describeStoreError(walked.error)}.`)];
-  if (stats.isSymbolicLink()) {
-    const text = `${root} is a link; sessions use the folder it leads to, and stop reading mail if it is pointed elsewhere.`;
-    return [warn("root", text)];
+/** The address folders of the mail root (at most 5,000), none when it cannot be read. */
+function addressFolders(root: string): string[] {
+  try {
+    return readdirSync(root).filter(isAddress).slice(0, 5000);
+  } catch {
+    return [];
   }
-  if ((stats.mode & 0o077) === 0) return [ok("root", `${root} is yours and closed to other users (0700).`)];
-  const mode = (stats.mode & 0o777).toString(8);
-  if (!fix)
-    return [
-      problem(
-        "root",
-        `${root} is open to other users (mode ${mode}).`,
-        `chmod 700 ${root} (or switchboard doctor --fix)`,
-      ),
-    ];
-  chmodSync(root, 0o700);
-  return [{ check: "root", status: "fixed", text: `${root} was open to other users (mode ${mode}); it is 0700 now.` }];
 }
 
 /** Each address folder and its four boxes: this user's and closed to others. */
@@ -144,9 +126,8 @@ export function checkFolders(ctx: CliContext, fix: boolean): Finding[] {
   const root = ctx.mailRoot;
   if (exists(root) === undefined) return [];
   const findings: Finding[] = [];
-  const _uid = currentUid();
   let checked = 0;
-  for (const name of readdirSync(root).filter(isAddress).slice(0, 5000)) {
+  for (const name of addressFolders(root)) {
     for (const path of [join(root, name), ...["tmp", "new", "cur", "sent"].map((box) => join(root, name, box))]) {
       if (exists(path)?.isDirectory() !== true) continue;
       checked++;
@@ -217,8 +198,7 @@ export function checkTmp(ctx: CliContext): Finding[] {
   if (exists(root) === undefined) return [];
   const now = ctx.term.now();
   let left = 0;
-  for (const name of readdirSync(root).filter(isAddress).slice(0, 5000))
-    left += leftoverCount(join(root, name, "tmp"), now);
+  for (const name of addressFolders(root)) left += leftoverCount(join(root, name, "tmp"), now);
   if (left === 0) return [ok("tmp", "No files left in tmp/ folders.")];
   return [
     warn(

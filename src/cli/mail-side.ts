@@ -1,11 +1,24 @@
 // The mailbox from the shell: a reader that is no session (listings), and the shell's own session,
 // opened on one of its slots for a send or an ask and closed when the command ends.
+import { statSync } from "node:fs";
 import type { Address } from "../domain/mail/address.js";
 import type { ListedSession, MailboxEngine } from "../domain/mail/engine/index.js";
 import type { AgentHost } from "../ports/mail/agent-host.js";
 import { createNodeMailbox, createNodeMailStore } from "../wiring/node-mailbox.js";
 import type { CliContext } from "./command.js";
 import { shellBaseAddress, shellSlotsMax, slotAddress, slotName } from "./shell-address.js";
+
+/** Why the mail root cannot hold mail (a file where it, or a folder above it, must be), or undefined.
+ * A root not made yet is fine: the first session makes it. */
+export function unusableRoot(root: string): string | undefined {
+  try {
+    if (!statSync(root).isDirectory()) return `the mail root ${root} is not a folder (switchboard doctor says more).`;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOTDIR")
+      return `the mail root ${root} cannot be made: a file stands where a folder above it must be (switchboard doctor says more).`;
+  }
+  return undefined;
+}
 
 /** A host that shows nothing: the reader's engine never starts a session. */
 const quietHost: AgentHost = { inject() {}, notify() {}, setStatus() {}, hasShown: () => false };

@@ -6,6 +6,7 @@ import type { CliContext, Command, OptionValues } from "./command.js";
 import { commands } from "./commands/index.js";
 import { type ExitCode, exitCodes } from "./exit-codes.js";
 import { commandHelp, groupHelp, programHelp } from "./help.js";
+import { unusableRoot } from "./mail-side.js";
 import type { Terminal } from "./terminal.js";
 
 const version = "0.1.0";
@@ -77,6 +78,9 @@ export async function runProgram(argv: readonly string[], term: Terminal): Promi
     agentDir: agentDirFromEnv(term.env),
     fail,
   };
+  // A mail root that cannot hold mail fails every command but the one that explains it.
+  const unusable = name === "doctor" ? undefined : unusableRoot(ctx.mailRoot);
+  if (unusable !== undefined) return fail(exitCodes.error, unusable);
   return command.run(parsed, ctx);
 }
 

@@ -7,8 +7,8 @@ export interface Terminal {
   out(text: string): void;
   /** Writes to stderr (errors, progress, warnings). */
   err(text: string): void;
-  /** stdin as UTF-8, read until its end or past `maxBytes` (then the text is longer than that). */
-  readStdin(maxBytes: number): Promise<string>;
+  /** stdin as UTF-8, read until its end; undefined once it runs past `maxBytes` (the rest unread). */
+  readStdin(maxBytes: number): Promise<string | undefined>;
   /** stdout is a terminal: people read it (aligned columns, relative times, colour unless NO_COLOR). */
   outIsTty: boolean;
   errIsTty: boolean;
@@ -51,7 +51,7 @@ export function nodeTerminal(): Terminal {
       for await (const chunk of process.stdin) {
         chunks.push(chunk as Buffer);
         bytes += (chunk as Buffer).length;
-        if (bytes > maxBytes) break;
+        if (bytes > maxBytes) return undefined;
       }
       return Buffer.concat(chunks).toString("utf8");
     },

@@ -140,13 +140,47 @@ describe("switchboard doctor on the path to the mail root", () => {
     const linked = JSON.parse((await runCli(sandbox, ["doctor", "--json"])).stdout) as Report;
     expect(linked.findings.find((f) => f.check === "root")).toMatchObject({
       status: "warn",
-      text: expect.stringMatching(/is a link; sessions use the folder it leads to/),
+      text: `${join(sandbox.state, "pi-session-mail")} is a link to ${real}; sessions use that folder, and stop reading mail if the link is pointed elsewhere.`,
     });
+    // The folder it leads to is checked as the root: open to others is a problem, and --fix closes it.
+    chmodSync(real, 0o777);
+    const open = JSON.parse((await runCli(sandbox, ["doctor", "--json"])).stdout) as Report;
+    expect(open.findings.find((f) => f.status === "problem")).toMatchObject({
+      check: "root",
+      text: `${real} is open to other users (mode 777).`,
+    });
+    expect((await runCli(sandbox, ["doctor", "--fix"])).code).toBe(0);
+    expect(statSync(real).mode & 0o777).toBe(0o700);
     // Another user could swap the root out from under the sessions through a folder above it.
     chmodSync(sandbox.state, 0o777);
-    const open = await runCli(sandbox, ["doctor", "--json"]);
-    expect(open.code).toBe(1);
-    const report = JSON.parse(open.stdout) as Report;
+    const above = await runCli(sandbox, ["doctor", "--json"]);
+    expect(above.code).toBe(1);
+    const report = JSON.parse(above.stdout) as Report;
     expect(report.findings.find((f) => f.status === "problem")?.text).toContain(sandbox.state);
+    chmodSync(sandbox.state, 0o700);
+  });
+
+  it("a file where the root, or a folder above it, must be: a problem doctor explains and every other command refuses", async () => {
+    const file = join(sandbox.root, "state-file");
+    writeFileSync(file, "not a folder\n");
+    for (const [state, text] of [
+      [file, `${file} is not a folder, so the mail root ${join(file, "pi-session-mail")} cannot be made.`],
+      [
+        join(sandbox.root, "holds-a-file"),
+        `${join(sandbox.root, "holds-a-file", "pi-session-mail")} is not a real folder.`,
+      ],
+    ] as const) {
+      mkdirSync(join(sandbox.root, "holds-a-file"), { recursive: true, mode: 0o700 });
+      writeFileSync(join(sandbox.root, "holds-a-file", "pi-session-mail"), "");
+      const env = { XDG_STATE_HOME: state };
+      const doctor = await runCli(sandbox, ["doctor", "--json"], { env });
+      expect(doctor.code).toBe(1);
+      expect(
+        (JSON.parse(doctor.stdout) as Report).findings.filter((f) => f.status === "problem").map((f) => f.text),
+      ).toEqual([text]);
+      const list = await runCli(sandbox, ["list"], { env });
+      expect(list).toMatchObject({ code: 1, stdout: "" });
+      expect(list.stderr).toMatch(/^switchboard: the mail root .* \(switchboard doctor says more\)\.\n$/);
+    }
   });
 });

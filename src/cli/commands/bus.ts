@@ -1,6 +1,7 @@
 // The bus from a shell with the `session` tool's rules: what is claimed, a send, an inbox read.
 import { type BusError, describeBusError } from "../../domain/bus/bus-errors.js";
 import type { BusMessage } from "../../domain/bus/bus-files.js";
+import { messageTextCharsMax } from "../../domain/bus/limits.js";
 import { resolveRecipients } from "../../domain/bus/sending-rules.js";
 import { compareText } from "../../domain/shared/text/compare.js";
 import { labelWithName } from "../../domain/shared/text/same-label.js";
@@ -84,7 +85,13 @@ export const busSend: Command = {
   },
   positionals: { min: 2, max: 2 },
   async run({ positionals: [to, text], values }, ctx) {
-    const body = text === "-" ? await ctx.term.readStdin(64 * 1024) : text!;
+    // A character is at most 4 bytes of UTF-8: past that many bytes, the text is over the limit.
+    const body = text === "-" ? await ctx.term.readStdin(messageTextCharsMax * 4) : text!;
+    if (body === undefined)
+      return ctx.fail(
+        exitCodes.usage,
+        `the message on stdin is longer than the limit of ${messageTextCharsMax} characters.`,
+      );
     const bus = openRepoBus(ctx, callerSession(ctx, openMailReader(ctx).list()));
     if (typeof bus === "string") return ctx.fail(exitCodes.error, bus);
     if (startShellOnBus(ctx, bus) === undefined)

@@ -2,15 +2,8 @@
 // its fix; --fix does what is safe (folder modes, stale running records) and says what it did.
 import type { Command } from "../command.js";
 import { checkBus } from "../doctor-bus.js";
-import {
-  checkFolders,
-  checkPrune,
-  checkRecords,
-  checkRoot,
-  checkSettings,
-  checkTmp,
-  type Finding,
-} from "../doctor-checks.js";
+import { checkFolders, checkPrune, checkRecords, checkSettings, checkTmp, type Finding } from "../doctor-checks.js";
+import { checkRoot } from "../doctor-root.js";
 import { checkFilesystem, checkWatch } from "../doctor-system.js";
 import { exitCodes } from "../exit-codes.js";
 import { json } from "../format.js";

@@ -4,6 +4,7 @@ import type { Address } from "../../domain/mail/address.js";
 import { resolveAddress } from "../../domain/mail/addressing.js";
 import type { ListedSession } from "../../domain/mail/engine/index.js";
 import { askWaitMs, sendBodyBytesMax } from "../../domain/mail/limits.js";
+import { kib } from "../../domain/shared/text/utf8.js";
 import type { CliContext, Command } from "../command.js";
 import { type ExitCode, exitCodes } from "../exit-codes.js";
 import { jsonLine } from "../format.js";
@@ -14,6 +15,8 @@ import { askOutcome } from "./ask-outcome.js";
 /** The text from the argument, or from stdin for `-`; undefined (after saying why) when it is empty. */
 async function bodyOf(ctx: CliContext, text: string): Promise<string | ExitCode> {
   const body = text === "-" ? await ctx.term.readStdin(sendBodyBytesMax) : text;
+  if (body === undefined)
+    return ctx.fail(exitCodes.usage, `the message on stdin is over the limit of ${kib(sendBodyBytesMax)}.`);
   if (body.trim() === "") return ctx.fail(exitCodes.usage, `the message is empty${text === "-" ? " (stdin)" : ""}.`);
   return body;
 }

@@ -1,0 +1,87 @@
+// `switchboard doctor` on the mail root itself: where it is (a folder, a link and where it leads, or
+// not made yet and whether it can be), the path up to it, and its owner and mode.
+import { chmodSync, realpathSync } from "node:fs";
+import { dirname } from "node:path";
+import { checkRootPath } from "../adapters/fs/shared/fs-path-safety.js";
+import { nodeFs } from "../adapters/node/node-fs.js";
+import { currentUid } from "../adapters/node/process-user.js";
+import { describeStoreError } from "../domain/mail/store-errors.js";
+import type { CliContext } from "./command.js";
+import { exists, type Finding, folderFinding, ok, problem, warn } from "./doctor-checks.js";
+
+export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
+  const root = ctx.mailRoot;
+  const stats = exists(root);
+  if (stats === undefined) {
+    const blocker = nonFolderAbove(root);
+    if (blocker === undefined) return [ok("root", `${root} does not exist yet: the first session makes it.`)];
+    return [
+      problem(
+        "root",
+        `${blocker} is not a folder, so the mail root ${root} cannot be made.`,
+        `move ${blocker} away, or set XDG_STATE_HOME to a folder`,
+      ),
+    ];
+  }
+  const walked = checkRootPath(nodeFs, root, currentUid(), { path: root });
+  if (walked.isErr()) return [problem("path", `${describeStoreError(walked.error).replace(/\.$/, "")}.`)];
+  const findings: Finding[] = [];
+  let folder = root;
+  if (stats.isSymbolicLink()) {
+    const target = realPath(root);
+    if (target === undefined)
+      return [
+        problem("root", `${root} is a link that leads nowhere.`, "remove the link; the first session makes the folder"),
+      ];
+    const text = `${root} is a link to ${target}; sessions use that folder, and stop reading mail if the link is pointed elsewhere.`;
+    findings.push(warn("root", text));
+    folder = target;
+  }
+  if (exists(folder)?.isDirectory() !== true)
+    return [
+      ...findings,
+      problem(
+        "root",
+        `${folder} is not a folder: no session can keep mail there.`,
+        "move it away; the first session makes the folder",
+      ),
+    ];
+  const finding = rootFinding(folder, fix);
+  return [...findings, finding ?? ok("root", `${folder} is yours and closed to other users (0700).`)];
+}
+
+/** The mail root folder (a link's target): this user's and 0700, or what is wrong (fixed with `fix`). */
+function rootFinding(folder: string, fix: boolean): Finding | undefined {
+  const stats = exists(folder)!;
+  if (stats.uid !== currentUid()) return folderFinding("root", folder, false);
+  if ((stats.mode & 0o077) === 0) return undefined;
+  const mode = (stats.mode & 0o777).toString(8);
+  if (!fix)
+    return problem(
+      "root",
+      `${folder} is open to other users (mode ${mode}).`,
+      `chmod 700 ${folder} (or switchboard doctor --fix)`,
+    );
+  chmodSync(folder, 0o700);
+  return { check: "root", status: "fixed", text: `${folder} was open to other users (mode ${mode}); it is 0700 now.` };
+}
+
+/** The nearest existing path above `path` when it is not a folder (a file where a folder must be). */
+function nonFolderAbove(path: string): string | undefined {
+  for (let at = dirname(path); at !== dirname(at); at = dirname(at)) {
+    const stats = exists(at);
+    if (stats === undefined) continue;
+    const folder =
+      stats.isDirectory() || (stats.isSymbolicLink() && exists(realPath(at) ?? "")?.isDirectory() === true);
+    return folder ? undefined : at;
+  }
+  return undefined;
+}
+
+const realPath = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+};
