@@ -8,6 +8,7 @@ import { currentUid } from "../adapters/node/process-user.js";
 import { describeStoreError } from "../domain/mail/store-errors.js";
 import type { CliContext } from "./command.js";
 import { exists, type Finding, folderFinding, ok, problem, warn } from "./doctor-checks.js";
+import { damagedShellAddress } from "./shell-address.js";
 
 export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
   const root = ctx.mailRoot;
@@ -47,7 +48,17 @@ export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
       ),
     ];
   const finding = rootFinding(folder, fix);
-  return [...findings, finding ?? ok("root", `${folder} is yours and closed to other users (0700).`)];
+  findings.push(finding ?? ok("root", `${folder} is yours and closed to other users (0700).`));
+  const damaged = damagedShellAddress(root);
+  if (damaged !== undefined)
+    findings.push(
+      problem(
+        "root",
+        `${damaged} does not hold the shell's address: switchboard send and ask fail until it goes.`,
+        `rm -r ${damaged} (the next send or ask makes a new one)`,
+      ),
+    );
+  return findings;
 }
 
 /** The mail root folder (a link's target): this user's and 0700, or what is wrong (fixed with `fix`). */

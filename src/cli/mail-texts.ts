@@ -21,7 +21,12 @@ export function describeRefusal(error: SendError, who: string): { text: string; 
       // No running session by that name: the target is not there, as for one not running.
       return {
         text: describeAddressError(error.error),
-        code: error.error.kind === "not-found" ? exitCodes.gone : exitCodes.error,
+        code:
+          error.error.kind === "not-found"
+            ? exitCodes.gone
+            : error.error.kind === "empty"
+              ? exitCodes.usage
+              : exitCodes.error,
       };
     case "invalid-address":
       return { text: `"${field(error.to)}" is not a session address.`, code: exitCodes.error };

@@ -2,7 +2,7 @@
 // root (a dot-name, which no implementation takes for an address folder), so replies to it land in
 // one inbox over time. Asks that run at once take the next slot (`<id>-2`, `<id>-3`…): a slot's inbox
 // is owned by one process at a time, so two shells never take each other's answers.
-import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { nodeCrypto } from "../adapters/node/builtins.js";
 import { type Address, isAddress } from "../domain/mail/address.js";
@@ -34,8 +34,24 @@ export function shellBaseAddress(root: string): Address {
     unlinkSync(tmp);
   }
   const made = readAddress(path);
-  if (made === undefined) throw new Error(`${path} does not hold an address`);
+  if (made === undefined) throw new Error(damagedShellFile(path));
   return made;
+}
+
+/** What is wrong with a shell address file that holds no address, and what fixes it. */
+export const damagedShellFile = (path: string) =>
+  `${path} does not hold the shell's address (it is damaged). Remove it: the next send or ask makes a new one.`;
+
+/** The shell address file of `root` when it is there but holds no address (a folder, other text). */
+export function damagedShellAddress(root: string): string | undefined {
+  const path = join(root, fileName);
+  try {
+    return readAddress(path) === undefined && lstatSync(path, { throwIfNoEntry: false }) !== undefined
+      ? path
+      : undefined;
+  } catch {
+    return path;
+  }
 }
 
 /** The shell's base address when one was made (undefined: none yet, and nothing sent). */
@@ -46,7 +62,9 @@ function readAddress(path: string): Address | undefined {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "EISDIR") throw new Error(damagedShellFile(path));
     throw e;
   }
   const id = text.trim();

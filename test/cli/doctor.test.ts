@@ -160,6 +160,28 @@ describe("switchboard doctor on the path to the mail root", () => {
     chmodSync(sandbox.state, 0o700);
   });
 
+  it("a damaged shell address file: doctor names it with its fix, and send says what to do", async () => {
+    const state = join(sandbox.root, "damaged-state");
+    mkdirSync(join(state, "pi-session-mail"), { recursive: true, mode: 0o700 });
+    const file = join(state, "pi-session-mail", ".switchboard-shell");
+    writeFileSync(file, "not an address\n");
+    const env = { XDG_STATE_HOME: state };
+    const doctor = JSON.parse((await runCli(sandbox, ["doctor", "--json"], { env })).stdout) as Report;
+    expect(doctor.findings.filter((f) => f.status === "problem")).toEqual([
+      {
+        check: "root",
+        status: "problem",
+        text: `${file} does not hold the shell's address: switchboard send and ask fail until it goes.`,
+        fix: `rm -r ${file} (the next send or ask makes a new one)`,
+      },
+    ]);
+    const sent = await runCli(sandbox, ["send", "0190f6f6-9999-7000-8000-0000000000f6", "hi"], { env });
+    expect(sent).toMatchObject({
+      code: 1,
+      stderr: `switchboard: ${file} does not hold the shell's address (it is damaged). Remove it: the next send or ask makes a new one.\n`,
+    });
+  });
+
   it("a file where the root, or a folder above it, must be: a problem doctor explains and every other command refuses", async () => {
     const file = join(sandbox.root, "state-file");
     writeFileSync(file, "not a folder\n");

@@ -77,12 +77,30 @@ describe("switchboard, the program", () => {
       [["send", "bee", "   "], /^switchboard: the message is empty\.\n$/],
       [["ask", "bee", "x", "--timeout", "1h"], /^switchboard: --timeout is at most 10m/],
       [["bus", "inbox", "--limit", "0"], /^switchboard: --limit is a whole number from 1 to 200\n$/],
+      [["bus", "inbox", "--limit", "0x10"], /^switchboard: --limit is a whole number from 1 to 200\n$/],
+      [["bus", "inbox", "*"], /^switchboard: bus inbox reads one member's inbox, not everyone's \(\*\)\.\n$/],
+      [["send", "", "hi"], /^switchboard: No recipient given/],
     ];
     for (const [args, stderr] of cases) {
       const run = await runCli(sandbox, args);
       expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code: 2, stdout: "" });
       expect(run.stderr).toMatch(stderr);
     }
+  });
+
+  it("text on stdin over the limit is refused as usage, with the limit (not the size of what was read)", async () => {
+    const mail = await runCli(sandbox, ["send", closed, "-"], { stdin: "a".repeat(300 * 1024) });
+    expect(mail).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "switchboard: the message on stdin is over the limit of 256 KiB.\n",
+    });
+    const bus = await runCli(sandbox, ["bus", "send", "*", "-", "--kind", "event"], { stdin: "b".repeat(20_000) });
+    expect(bus).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "switchboard: the message on stdin is longer than the limit of 4000 characters.\n",
+    });
   });
 
   it("a recipient no running session answers to exits 6 (--json says why on stdout)", async () => {

@@ -140,9 +140,11 @@ export const busInbox: Command = {
   options: { limit: { type: "string", value: "n", help: "at most this many messages (default 20)" } },
   positionals: { min: 0, max: 1 },
   run({ positionals: [member], values }, ctx) {
-    const limit = values.limit === undefined ? 20 : Number(values.limit);
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 200)
-      return ctx.fail(exitCodes.usage, "--limit is a whole number from 1 to 200");
+    const given = typeof values.limit === "string" ? values.limit.trim() : "20";
+    const limit = /^\d{1,3}$/.test(given) ? Number(given) : 0;
+    if (limit < 1 || limit > 200) return ctx.fail(exitCodes.usage, "--limit is a whole number from 1 to 200");
+    if (member?.trim() === "*")
+      return ctx.fail(exitCodes.usage, "bus inbox reads one member's inbox, not everyone's (*).");
     const bus = openRepoBus(ctx);
     if (typeof bus === "string") return ctx.fail(exitCodes.error, bus);
     return member === undefined ? readOwn(ctx, bus, limit) : peekMember(ctx, bus, member, limit);
