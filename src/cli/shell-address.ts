@@ -39,7 +39,7 @@ export function shellBaseAddress(root: string): Address {
 }
 
 /** What is wrong with a shell address file that holds no address, and what fixes it. */
-export const damagedShellFile = (path: string) =>
+const damagedShellFile = (path: string) =>
   `${path} does not hold the shell's address (it is damaged). Remove it: the next send or ask makes a new one.`;
 
 /** The shell address file of `root` when it is there but holds no address (a folder, other text). */

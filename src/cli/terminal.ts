@@ -23,7 +23,7 @@ export interface Terminal {
   onInterrupt(fn: (why: Interruption) => void): () => void;
 }
 
-export type Interruption = "SIGINT" | "SIGTERM" | "stdout-closed";
+type Interruption = "SIGINT" | "SIGTERM" | "stdout-closed";
 
 /** NO_COLOR, when present and not empty, turns colour off (https://no-color.org). */
 const noColor = (env: NodeJS.ProcessEnv) => env.NO_COLOR !== undefined && env.NO_COLOR !== "";
