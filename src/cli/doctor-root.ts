@@ -6,6 +6,7 @@ import { checkRootPath } from "../adapters/fs/shared/fs-path-safety.js";
 import { nodeFs } from "../adapters/node/node-fs.js";
 import { currentUid } from "../adapters/node/process-user.js";
 import { describeStoreError } from "../domain/mail/store-errors.js";
+import type { StoreError } from "../ports/shared/store-error.js";
 import type { CliContext } from "./command.js";
 import { exists, type Finding, folderFinding, ok, problem, warn } from "./doctor-checks.js";
 import { damagedShellAddress } from "./shell-address.js";
@@ -13,9 +14,8 @@ import { damagedShellAddress } from "./shell-address.js";
 export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
   const root = ctx.mailRoot;
   const stats = exists(root);
-  if (stats === undefined) {
-    const blocker = nonFolderAbove(root);
-    if (blocker === undefined) return [ok("root", `${root} does not exist yet: the first session makes it.`)];
+  const blocker = stats === undefined ? nonFolderAbove(root) : undefined;
+  if (blocker !== undefined)
     return [
       problem(
         "root",
@@ -23,17 +23,20 @@ export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
         `move ${blocker} away, or set XDG_STATE_HOME to a folder`,
       ),
     ];
-  }
+  if (stats?.isSymbolicLink() === true && realPath(root) === undefined)
+    return [
+      problem("root", `${root} is a link that leads nowhere.`, "remove the link; the first session makes the folder"),
+    ];
+  // The path up to the root (and to where it would be made): a relative root, a folder above that
+  // another user could change. A root not made yet is walked up to where it stops.
   const walked = checkRootPath(nodeFs, root, currentUid(), { path: root });
-  if (walked.isErr()) return [problem("path", `${describeStoreError(walked.error).replace(/\.$/, "")}.`)];
+  if (walked.isErr() && !(stats === undefined && walked.error.kind === "io" && walked.error.code === "ENOENT"))
+    return [problem("path", `${describeStoreError(walked.error).replace(/\.$/, "")}.`, pathFix(walked.error))];
+  if (stats === undefined) return [ok("root", `${root} does not exist yet: the first session makes it.`)];
   const findings: Finding[] = [];
   let folder = root;
   if (stats.isSymbolicLink()) {
-    const target = realPath(root);
-    if (target === undefined)
-      return [
-        problem("root", `${root} is a link that leads nowhere.`, "remove the link; the first session makes the folder"),
-      ];
+    const target = realPath(root)!;
     const text = `${root} is a link to ${target}; sessions use that folder, and stop reading mail if the link is pointed elsewhere.`;
     findings.push(warn("root", text));
     folder = target;
@@ -96,3 +99,18 @@ const realPath = (path: string) => {
     return undefined;
   }
 };
+
+/** What fixes a path the mailbox refuses: an absolute root, a folder above closed to others, or a
+ * root away from what another user owns. */
+function pathFix(error: StoreError): string | undefined {
+  switch (error.kind) {
+    case "io":
+      return error.code === "EINVAL" ? "set XDG_STATE_HOME (or HOME) to an absolute path" : undefined;
+    case "open-ancestor":
+      return `chmod go-w ${error.path} (or set XDG_STATE_HOME to a folder under one only you can change)`;
+    case "foreign-owner":
+      return "set XDG_STATE_HOME to a folder only you (or root) can change";
+    default:
+      return undefined;
+  }
+}

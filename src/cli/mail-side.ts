@@ -75,8 +75,10 @@ function startShell(ctx: CliContext, address: Address, name: string, caller: Lis
     // Mail that reaches the shell besides the answer it waits on (a late answer to an earlier ask)
     // is taken as read: the shell shows nothing but its own answer.
     inject: (mail) => void setImmediate(() => engine?.messageEntered(mail.details.mailId)),
-    notify: (text, level) => {
-      if (level !== "info") ctx.term.err(`switchboard: ${text}\n`);
+    // A guest slot means another shell took it at the same moment: not the twin session the notice
+    // warns of. An ask moves to the next slot; a request is written from this one all the same.
+    notify: (text, level, kind) => {
+      if (level !== "info" && kind !== "guest") ctx.term.err(`switchboard: ${text}\n`);
     },
     setStatus() {},
     hasShown: () => false,

@@ -14,7 +14,8 @@ function unexpected(e: unknown): ExitCode {
 
 // The engines' timers and watchers end with their sessions; exit once what was written is out (a
 // stdout whose reader went away calls back at once, with its error).
-const exit = (code: ExitCode) => process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+const exit = (code: ExitCode) =>
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(term.outFailed ? exitCodes.error : code)));
 
 // Built as CommonJS (no top-level await): Node starts a CommonJS program a few ms sooner than an ES module.
 runProgram(process.argv.slice(2), term).then(exit, (e: unknown) => exit(unexpected(e)));

@@ -38,16 +38,24 @@ export async function runProgram(argv: readonly string[], term: Terminal): Promi
   };
   const first = argv[0];
   if (first === undefined || first === "help" || first === "--help" || first === "-h") {
-    const topic = first === "help" ? findCommand(argv.slice(1)) : undefined;
-    const group = first === "help" && topic === undefined ? groupOf(argv[1]) : [];
-    if (group.length > 0) term.out(groupHelp(argv[1]!, group));
-    else term.out(topic === undefined ? programHelp(commands) : commandHelp(topic.command, common));
+    const asked = first === "help" ? argv.slice(1) : [];
+    const topic = findCommand(asked);
+    const group = topic === undefined ? groupOf(asked[0]) : [];
+    if (group.length > 0) term.out(groupHelp(asked[0]!, group));
+    else if (topic !== undefined) term.out(commandHelp(topic.command, common));
+    else if (asked.length === 0) term.out(programHelp(commands));
+    else return fail(exitCodes.usage, `unknown command "${asked.join(" ")}". Run switchboard --help for the list.`);
     return exitCodes.ok;
   }
   if (first === "--version" || first === "-V") {
     term.out(`${version}\n`);
     return exitCodes.ok;
   }
+  if (first.startsWith("-"))
+    return fail(
+      exitCodes.usage,
+      `the command comes first, then its options (switchboard list ${first}). Run switchboard --help.`,
+    );
   const found = findCommand(argv);
   if (found === undefined) {
     const group = groupOf(first);

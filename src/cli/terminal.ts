@@ -7,8 +7,11 @@ export interface Terminal {
   out(text: string): void;
   /** Writes to stderr (errors, progress, warnings). */
   err(text: string): void;
-  /** stdin as UTF-8, read until its end; undefined once it runs past `maxBytes` (the rest unread). */
-  readStdin(maxBytes: number): Promise<string | undefined>;
+  /** stdin as UTF-8 text, read until its end; or why not: it ran past `maxBytes` (the rest unread),
+   * or it is not UTF-8 (never replaced with U+FFFD behind the sender's back). */
+  readStdin(maxBytes: number): Promise<string | { problem: "too-long" | "not-utf8" }>;
+  /** Writing to stdout failed for a reason other than its reader going away: the command failed. */
+  readonly outFailed: boolean;
   /** stdout is a terminal: people read it (aligned columns, relative times, colour unless NO_COLOR). */
   outIsTty: boolean;
   errIsTty: boolean;
@@ -34,10 +37,15 @@ export function nodeTerminal(): Terminal {
   let outClosed = false;
   // A reader that went away (EPIPE) ends the command as an interruption would, and what is still
   // to print goes nowhere: never an unhandled error with its stack trace.
+  // Any other failure to write (a full disk) is said once on stderr, and the command fails.
+  let outFailed = false;
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code !== "EPIPE") throw e;
     if (outClosed) return;
     outClosed = true;
+    if (e.code !== "EPIPE") {
+      outFailed = true;
+      process.stderr.write(`switchboard: cannot write to stdout (${e.code ?? e.message}).\n`);
+    }
     for (const fn of [...listeners]) fn("stdout-closed");
   });
   return {
@@ -51,9 +59,16 @@ export function nodeTerminal(): Terminal {
       for await (const chunk of process.stdin) {
         chunks.push(chunk as Buffer);
         bytes += (chunk as Buffer).length;
-        if (bytes > maxBytes) return undefined;
+        if (bytes > maxBytes) return { problem: "too-long" };
       }
-      return Buffer.concat(chunks).toString("utf8");
+      try {
+        return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+      } catch {
+        return { problem: "not-utf8" };
+      }
+    },
+    get outFailed() {
+      return outFailed;
     },
     outIsTty,
     // Read when asked: the first touch of process.stderr makes its stream (a millisecond or two).

@@ -160,6 +160,39 @@ describe("switchboard doctor on the path to the mail root", () => {
     chmodSync(sandbox.state, 0o700);
   });
 
+  it("the path to a root not made yet, a relative root and a link to nothing: each a problem with its fix", async () => {
+    const open = join(sandbox.root, "open-state");
+    mkdirSync(open, { mode: 0o700 });
+    chmodSync(open, 0o777);
+    const above = JSON.parse(
+      (await runCli(sandbox, ["doctor", "--json"], { env: { XDG_STATE_HOME: open } })).stdout,
+    ) as Report;
+    expect(above.findings.filter((f) => f.status === "problem")).toEqual([
+      expect.objectContaining({
+        check: "path",
+        fix: `chmod go-w ${open} (or set XDG_STATE_HOME to a folder under one only you can change)`,
+      }),
+    ]);
+    const relative = await runCli(sandbox, ["doctor", "--json"], { env: { HOME: "", XDG_STATE_HOME: "" } });
+    expect((JSON.parse(relative.stdout) as Report).findings.filter((f) => f.status === "problem")).toEqual([
+      expect.objectContaining({ check: "path", fix: "set XDG_STATE_HOME (or HOME) to an absolute path" }),
+    ]);
+    const dangling = join(sandbox.root, "dangling-state");
+    mkdirSync(dangling, { mode: 0o700 });
+    symlinkSync(join(sandbox.root, "nowhere"), join(dangling, "pi-session-mail"));
+    const nowhere = JSON.parse(
+      (await runCli(sandbox, ["doctor", "--json"], { env: { XDG_STATE_HOME: dangling } })).stdout,
+    ) as Report;
+    expect(nowhere.findings.filter((f) => f.status === "problem")).toEqual([
+      {
+        check: "root",
+        status: "problem",
+        text: `${join(dangling, "pi-session-mail")} is a link that leads nowhere.`,
+        fix: "remove the link; the first session makes the folder",
+      },
+    ]);
+  });
+
   it("a damaged shell address file: doctor names it with its fix, and send says what to do", async () => {
     const state = join(sandbox.root, "damaged-state");
     mkdirSync(join(state, "pi-session-mail"), { recursive: true, mode: 0o700 });

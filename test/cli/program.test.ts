@@ -80,12 +80,24 @@ describe("switchboard, the program", () => {
       [["bus", "inbox", "--limit", "0x10"], /^switchboard: --limit is a whole number from 1 to 200\n$/],
       [["bus", "inbox", "*"], /^switchboard: bus inbox reads one member's inbox, not everyone's \(\*\)\.\n$/],
       [["send", "", "hi"], /^switchboard: No recipient given/],
+      [["help", "nosuch"], /^switchboard: unknown command "nosuch"\. Run switchboard --help for the list\.\n$/],
+      [["--json", "list"], /^switchboard: the command comes first, then its options \(switchboard list --json\)/],
+      [["sent", "--from", " "], /^switchboard: --from names no session\.\n$/],
     ];
     for (const [args, stderr] of cases) {
       const run = await runCli(sandbox, args);
       expect({ args, code: run.code, stdout: run.stdout }).toEqual({ args, code: 2, stdout: "" });
       expect(run.stderr).toMatch(stderr);
     }
+  });
+
+  it("text on stdin that is not UTF-8 is refused as usage, never sent with its bytes replaced", async () => {
+    const run = await runCli(sandbox, ["send", closed, "-"], { stdin: Buffer.from([0x68, 0xff, 0xfe, 0x69]) });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "switchboard: the message on stdin is not UTF-8 text.\n",
+    });
   });
 
   it("text on stdin over the limit is refused as usage, with the limit (not the size of what was read)", async () => {
@@ -176,6 +188,9 @@ describe("switchboard, the program", () => {
       ...Array.from({ length: 10 }, (_, k) => `copy-${second.slice(-2)}-${64 - k}`),
       `copy-${base.slice(-2)}-54`,
     ]);
+    const neverSeen = await runCli(sandbox, ["sent", "--from", "0190f7f7-9999-7000-8000-0000000000f7"]);
+    expect(neverSeen).toMatchObject({ code: 6, stdout: "" });
+    expect(neverSeen.stderr).toMatch(/is not running\. No mailbox folder is named that either\.\n$/);
     const nobody = await runCli(sandbox, ["sent", "--from", "nobody"]);
     expect(nobody).toMatchObject({ code: 6, stdout: "" });
     expect(nobody.stderr).toMatch(
@@ -198,6 +213,17 @@ describe("switchboard, the program", () => {
     });
     expect((await runCli(sandbox, ["bus", "inbox", "bee"], { cwd: place })).code).toBe(6);
     expect(buses()).toEqual(before);
+  });
+
+  it("a stdout that cannot be written (a full disk) is one line on stderr and exit 1, never a stack trace", () => {
+    const full = spawnSync("sh", ["-c", `${e2ePaths.nodeBin} ${cliBundle(sandbox)} --help > /dev/full`], {
+      env: cliEnv(sandbox),
+      encoding: "utf8",
+    });
+    expect({ code: full.status, stderr: full.stderr }).toEqual({
+      code: 1,
+      stderr: "switchboard: cannot write to stdout (ENOSPC).\n",
+    });
   });
 
   it("a reader that closes stdout early (| head) ends it quietly: exit 0, no stack trace, tail included", async () => {

@@ -144,6 +144,8 @@ describe("switchboard following real Pi RPC sessions on one repository", () => {
       [["bee", "x", "--kind", "shout"], 2, /kind/],
       [["bee", "x", "--paths", "../elsewhere"], 2, /outside the repository/],
       [["nobody", "x"], 6, /^switchboard: No active session is called "nobody"\.\n$/],
+      // The shell holds no path, so it has none to offer.
+      [["bee", "take it", "--kind", "handoff", "--paths", "src/parser.ts"], 2, /it does not hold src\/parser\.ts/],
     ];
     for (const [args, code, stderr] of refused) {
       const run = await runCli(sandbox, ["bus", "send", ...args], { cwd: shop });

@@ -72,7 +72,7 @@ export const busSend: Command = {
   ].join("\n"),
   examples: [
     'switchboard bus send "*" "main is green again" --kind event',
-    'switchboard bus send builder "take the parser" --kind handoff --paths src/parse',
+    'switchboard bus send builder "the parser tests fail on main since 4e1c" --paths src/parse',
   ],
   options: {
     kind: { type: "string", value: "kind", help: "message (default), event, ask or handoff" },
@@ -87,10 +87,12 @@ export const busSend: Command = {
   async run({ positionals: [to, text], values }, ctx) {
     // A character is at most 4 bytes of UTF-8: past that many bytes, the text is over the limit.
     const body = text === "-" ? await ctx.term.readStdin(messageTextCharsMax * 4) : text!;
-    if (body === undefined)
+    if (typeof body !== "string")
       return ctx.fail(
         exitCodes.usage,
-        `the message on stdin is longer than the limit of ${messageTextCharsMax} characters.`,
+        body.problem === "too-long"
+          ? `the message on stdin is longer than the limit of ${messageTextCharsMax} characters.`
+          : "the message on stdin is not UTF-8 text.",
       );
     const bus = openRepoBus(ctx, callerSession(ctx, openMailReader(ctx).list()));
     if (typeof bus === "string") return ctx.fail(exitCodes.error, bus);
@@ -234,6 +236,8 @@ function sendErrorCode(error: BusError): ExitCode {
     case "repository-root":
     case "worktree-top":
     case "outside-repository":
+    // A handoff offers paths its sender holds, and the shell, joined for one command, holds none.
+    case "handoff-unheld":
       return exitCodes.usage;
     case "no-recipient":
     case "recipient-gone":

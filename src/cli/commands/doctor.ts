@@ -24,7 +24,7 @@ export const doctor: Command = {
     "the path up to it, each mailbox folder's owner and mode, running records of sessions that are gone,",
     "files left in tmp/, folders a prune would remove, the file system (a network one breaks the",
     "guarantees), whether watching works there, and the same for each bus. Exits 1 when a problem",
-    "remains. --fix closes open folders (chmod 700) and removes stale records, saying what it did.",
+    "remains. --fix closes open folders to other users and removes stale records, saying what it did.",
   ].join("\n"),
   examples: ["switchboard doctor", "switchboard doctor --fix"],
   options: { fix: { type: "boolean", help: "fix what is safe: folder modes and stale records" } },

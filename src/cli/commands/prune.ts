@@ -44,7 +44,13 @@ export const prune: Command = {
     if (judged.isErr())
       return ctx.fail(exitCodes.error, `the mail root cannot be read (${describeStoreError(judged.error)}).`);
     const verdicts = judged.value;
-    const base = knownShellAddress(ctx.mailRoot);
+    // Only to mark the shell's own rows: a damaged address file (doctor names it) marks none.
+    let base: string | undefined;
+    try {
+      base = knownShellAddress(ctx.mailRoot);
+    } catch {
+      base = undefined;
+    }
     const isShell = (v: PruneVerdict) => base !== undefined && (v.address === base || v.address.startsWith(`${base}-`));
     const removed = verdicts.filter((v) => v.reason === "removed").length;
     if (ctx.json) {

@@ -15,14 +15,22 @@ import { askOutcome } from "./ask-outcome.js";
 /** The text from the argument, or from stdin for `-`; undefined (after saying why) when it is empty. */
 async function bodyOf(ctx: CliContext, text: string): Promise<string | ExitCode> {
   const body = text === "-" ? await ctx.term.readStdin(sendBodyBytesMax) : text;
-  if (body === undefined)
-    return ctx.fail(exitCodes.usage, `the message on stdin is over the limit of ${kib(sendBodyBytesMax)}.`);
+  if (typeof body !== "string")
+    return ctx.fail(
+      exitCodes.usage,
+      body.problem === "too-long"
+        ? `the message on stdin is over the limit of ${kib(sendBodyBytesMax)}.`
+        : "the message on stdin is not UTF-8 text.",
+    );
   if (body.trim() === "") return ctx.fail(exitCodes.usage, `the message is empty${text === "-" ? " (stdin)" : ""}.`);
   return body;
 }
 
 const noSlot = (ctx: CliContext) =>
-  ctx.fail(exitCodes.error, `the mail root ${ctx.mailRoot} cannot be opened, or 16 shells already wait on answers.`);
+  ctx.fail(
+    exitCodes.error,
+    `the mail root ${ctx.mailRoot} cannot be opened (switchboard doctor says why), or 16 shells already wait on answers.`,
+  );
 
 export const send: Command = {
   words: ["send"],

@@ -31,16 +31,17 @@ export const sent: Command = {
     const running = reader.list();
     let senders: Address[];
     if (typeof values.from === "string") {
-      const resolved = resolveAddress(values.from, undefined, running);
-      if (resolved.isErr()) {
-        // A closed session is named by its full id, and only one that has a mailbox folder.
-        const closed = values.from.trim();
-        if (!isAddress(closed) || !existsSync(join(ctx.mailRoot, closed))) {
-          const code = resolved.error.kind === "not-found" ? exitCodes.gone : exitCodes.error;
-          return ctx.fail(code, `${describeAddressError(resolved.error)} No mailbox folder is named that either.`);
-        }
-        senders = [closed];
-      } else senders = [resolved.value];
+      const wanted = values.from.trim();
+      if (wanted === "") return ctx.fail(exitCodes.usage, "--from names no session.");
+      const resolved = resolveAddress(wanted, undefined, running);
+      const isRunning = resolved.isOk() && running.some((s) => s.address === resolved.value);
+      // A session not running is named by its full id, and only one that has a mailbox folder.
+      if (!isRunning && !(isAddress(wanted) && existsSync(join(ctx.mailRoot, wanted)))) {
+        const why = resolved.isErr() ? `${describeAddressError(resolved.error)} ` : `${wanted} is not running. `;
+        const code = resolved.isErr() && resolved.error.kind !== "not-found" ? exitCodes.error : exitCodes.gone;
+        return ctx.fail(code, `${why}No mailbox folder is named that either.`);
+      }
+      senders = [resolved.isOk() && isRunning ? resolved.value : (wanted as Address)];
     } else {
       // No shell address yet: this shell never sent anything.
       const base = knownShellAddress(ctx.mailRoot);

@@ -15,8 +15,9 @@ export type NoticeLevel = "info" | "warning" | "error";
 /** The agent session the engine serves: Pi in production, a scripted fake agent in the simulator. */
 export interface AgentHost {
   inject(mail: InjectedMail, options: InjectOptions): void;
-  /** A notice already rendered by the engine's one renderer (domain/mail/mail-notice.ts): sanitized, bounded. */
-  notify(text: string, level: NoticeLevel): void;
+  /** A notice already rendered by the engine's one renderer (domain/mail/mail-notice.ts): sanitized,
+   * bounded; `kind` names which (its `kind` there), for a host that shows only some. */
+  notify(text: string, level: NoticeLevel, kind: string): void;
   /** The footer text, or undefined to clear it. */
   setStatus(text: string | undefined): void;
   /** Whether mail with this id already entered the conversation (a restart must not show it twice). */

@@ -14,7 +14,7 @@ export interface Notices {
 
 export function createNotices(host: AgentHost): Notices {
   const told = new Set<string>();
-  const tell = (notice: MailNotice) => host.notify(describeNotice(notice), noticeLevel(notice));
+  const tell = (notice: MailNotice) => host.notify(describeNotice(notice), noticeLevel(notice), notice.kind);
   return {
     tell,
     once(key, notice) {
