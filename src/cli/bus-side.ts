@@ -17,24 +17,31 @@ export interface RepoBus {
   exists: boolean;
 }
 
-/** The bus of the repository the shell stands in (the folder itself outside a repository). */
-export function openRepoBus(ctx: CliContext, caller?: ListedSession): RepoBus | string {
+/** The bus of the repository the shell stands in (the folder itself outside a repository); `host`
+ * defaults to the shell's own, which says when it closed an open bus folder. */
+export function openRepoBus(ctx: CliContext, caller?: ListedSession, host = shellHost(ctx, caller)): RepoBus | string {
   const place = resolveBusPlace(ctx.term.cwd);
   if (place.isErr()) return place.error.message;
-  const host: BusHost = {
+  const engine = createNodeBus({ host, agentDir: ctx.agentDir, place: place.value });
+  return { engine, place: place.value, exists: busKeys(ctx.agentDir).includes(place.value.key) };
+}
+
+function shellHost(ctx: CliContext, caller: ListedSession | undefined): BusHost {
+  return {
     raiseTurn() {},
     warn(warning) {
       if (warning.kind === "bus-opened") ctx.term.err(`switchboard: closed ${warning.path} to other users again.\n`);
     },
     peerTurnHops: () => caller?.hops ?? 0,
   };
-  const engine = createNodeBus({ host, agentDir: ctx.agentDir, place: place.value });
-  return { engine, place: place.value, exists: busKeys(ctx.agentDir).includes(place.value.key) };
 }
+
+/** A bus's members and its standing offers. */
+export type BusView = Pick<StatusView, "sessions" | "offers">;
 
 /** The members and offers of `bus` as they are, read without joining; none, and nothing made on
  * disk, when no session ever opened it. */
-export function lookAtBus(bus: RepoBus): Result<Pick<StatusView, "sessions" | "offers">, BusError> {
+export function lookAtBus(bus: RepoBus): Result<BusView, BusError> {
   return bus.exists ? bus.engine.snapshot() : ok({ sessions: [], offers: [] });
 }
 

@@ -1,9 +1,10 @@
 // `switchboard doctor` on the mail root itself: where it is (a folder, a link and where it leads, or
 // not made yet and whether it can be), the path up to it, and its owner and mode.
-import { chmodSync, realpathSync } from "node:fs";
+import { chmodSync } from "node:fs";
 import { dirname } from "node:path";
 import { checkRootPath } from "../adapters/fs/shared/fs-path-safety.js";
 import { nodeFs } from "../adapters/node/node-fs.js";
+import { nodeRealPaths } from "../adapters/node/node-real-paths.js";
 import { currentUid } from "../adapters/node/process-user.js";
 import { describeStoreError } from "../domain/mail/store-errors.js";
 import type { StoreError } from "../ports/shared/store-error.js";
@@ -23,7 +24,7 @@ export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
         `move ${blocker} away, or set XDG_STATE_HOME to a folder`,
       ),
     ];
-  if (stats?.isSymbolicLink() === true && realPath(root) === undefined)
+  if (stats?.isSymbolicLink() === true && nodeRealPaths.realpath(root) === undefined)
     return [
       problem("root", `${root} is a link that leads nowhere.`, "remove the link; the first session makes the folder"),
     ];
@@ -36,7 +37,7 @@ export function checkRoot(ctx: CliContext, fix: boolean): Finding[] {
   const findings: Finding[] = [];
   let folder = root;
   if (stats.isSymbolicLink()) {
-    const target = realPath(root)!;
+    const target = nodeRealPaths.realpath(root)!;
     const text = `${root} is a link to ${target}; sessions use that folder, and stop reading mail if the link is pointed elsewhere.`;
     findings.push(warn("root", text));
     folder = target;
@@ -85,20 +86,12 @@ function nonFolderAbove(path: string): string | undefined {
   for (let at = dirname(path); at !== dirname(at); at = dirname(at)) {
     const stats = exists(at);
     if (stats === undefined) continue;
-    const folder =
-      stats.isDirectory() || (stats.isSymbolicLink() && exists(realPath(at) ?? "")?.isDirectory() === true);
-    return folder ? undefined : at;
+    // A link counts by what it leads to (realpath: undefined when that is nothing).
+    const target = stats.isSymbolicLink() ? nodeRealPaths.realpath(at) : at;
+    return target !== undefined && exists(target)?.isDirectory() === true ? undefined : at;
   }
   return undefined;
 }
-
-const realPath = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
-};
 
 /** What fixes a path the mailbox refuses: an absolute root, a folder above closed to others, or a
  * root away from what another user owns. */

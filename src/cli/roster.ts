@@ -1,14 +1,14 @@
 // Every running session on the machine as one row: its mail record and its bus record joined by id,
 // with unread mail of both halves. Read from the files alone; nothing is joined, claimed or pruned.
 
-import type { BusEngine, SessionRow, StatusView } from "../domain/bus/engine/index.js";
+import type { SessionRow } from "../domain/bus/engine/index.js";
 import type { Address } from "../domain/mail/address.js";
 import type { ListedSession } from "../domain/mail/engine/index.js";
 import { folderEntriesReadMax } from "../domain/mail/limits.js";
 import { compareText } from "../domain/shared/text/compare.js";
-import { busKeys, createNodeBus, createNodeBusReader, resolveBusPlace } from "../wiring/node-bus.js";
+import { busKeys, createNodeBusReader } from "../wiring/node-bus.js";
 import { createNodeMailStore } from "../wiring/node-mailbox.js";
-import { readerHost } from "./bus-side.js";
+import { type BusView, lookAtBus, openRepoBus, readerHost } from "./bus-side.js";
 import type { CliContext } from "./command.js";
 import { openMailReader } from "./mail-side.js";
 
@@ -39,37 +39,27 @@ function mailRows(ctx: CliContext): { listed: ListedSession[]; unread: (address:
   return { listed, unread };
 }
 
-/** Every live member of one bus. */
-function busRows(engine: BusEngine): StatusView | undefined {
-  const view = engine.snapshot();
-  return view.isOk() ? view.value : undefined;
-}
-
 interface Roster {
   rows: RosterRow[];
   /** With `repo`: the repository's top, and the handoff offers that stand on its bus. */
-  repo?: { root: string; offers: StatusView["offers"] };
+  repo?: { root: string; offers: BusView["offers"] };
 }
 
 /** The machine's sessions, or (with `repo`) those of the repository of the current folder. */
 export function readRoster(ctx: CliContext, repo: boolean): Roster | string {
   const mail = mailRows(ctx);
-  const views: Array<{ key: string; view: StatusView }> = [];
+  const views: Array<{ key: string; view: BusView }> = [];
   let root: string | undefined;
   if (repo) {
-    const place = resolveBusPlace(ctx.term.cwd);
-    if (place.isErr()) return place.error.message;
-    root = place.value.root;
-    // A bus no session opened has nobody on it: looking would make its folders.
-    const opened = busKeys(ctx.agentDir).includes(place.value.key);
-    const view = opened
-      ? busRows(createNodeBus({ host: readerHost, agentDir: ctx.agentDir, place: place.value }))
-      : undefined;
-    if (view !== undefined) views.push({ key: place.value.key, view });
+    const bus = openRepoBus(ctx, undefined, readerHost);
+    if (typeof bus === "string") return bus;
+    root = bus.place.root;
+    const view = lookAtBus(bus);
+    if (view.isOk()) views.push({ key: bus.place.key, view: view.value });
   } else {
     for (const key of busKeys(ctx.agentDir)) {
-      const view = busRows(createNodeBusReader(ctx.agentDir, key, readerHost));
-      if (view !== undefined) views.push({ key, view });
+      const view = createNodeBusReader(ctx.agentDir, key, readerHost).snapshot();
+      if (view.isOk()) views.push({ key, view: view.value });
     }
   }
   const onBus = new Map<string, { key: string; row: SessionRow }>();

@@ -10,6 +10,7 @@ import type { CliContext, Command } from "../command.js";
 import { type ExitCode, exitCodes } from "../exit-codes.js";
 import { cell, json, table } from "../format.js";
 import { callerSession, openMailReader } from "../mail-side.js";
+import { messageText } from "../message-text.js";
 
 export const claims: Command = {
   words: ["claims"],
@@ -86,14 +87,11 @@ export const busSend: Command = {
   positionals: { min: 2, max: 2 },
   async run({ positionals: [to, text], values }, ctx) {
     // A character is at most 4 bytes of UTF-8: past that many bytes, the text is over the limit.
-    const body = text === "-" ? await ctx.term.readStdin(messageTextCharsMax * 4) : text!;
-    if (typeof body !== "string")
-      return ctx.fail(
-        exitCodes.usage,
-        body.problem === "too-long"
-          ? `the message on stdin is longer than the limit of ${messageTextCharsMax} characters.`
-          : "the message on stdin is not UTF-8 text.",
-      );
+    const body = await messageText(ctx, text!, {
+      maxBytes: messageTextCharsMax * 4,
+      tooLong: `longer than the limit of ${messageTextCharsMax} characters`,
+    });
+    if (typeof body !== "string") return body;
     const bus = openRepoBus(ctx, callerSession(ctx, openMailReader(ctx).list()));
     if (typeof bus === "string") return ctx.fail(exitCodes.error, bus);
     if (startShellOnBus(ctx, bus) === undefined)

@@ -10,18 +10,16 @@ import { type ExitCode, exitCodes } from "../exit-codes.js";
 import { jsonLine } from "../format.js";
 import { callerSession, openMailReader, openShell, type ShellSession } from "../mail-side.js";
 import { describeRefusal } from "../mail-texts.js";
+import { messageText } from "../message-text.js";
 import { askOutcome } from "./ask-outcome.js";
 
 /** The text from the argument, or from stdin for `-`; undefined (after saying why) when it is empty. */
 async function bodyOf(ctx: CliContext, text: string): Promise<string | ExitCode> {
-  const body = text === "-" ? await ctx.term.readStdin(sendBodyBytesMax) : text;
-  if (typeof body !== "string")
-    return ctx.fail(
-      exitCodes.usage,
-      body.problem === "too-long"
-        ? `the message on stdin is over the limit of ${kib(sendBodyBytesMax)}.`
-        : "the message on stdin is not UTF-8 text.",
-    );
+  const body = await messageText(ctx, text, {
+    maxBytes: sendBodyBytesMax,
+    tooLong: `over the limit of ${kib(sendBodyBytesMax)}`,
+  });
+  if (typeof body !== "string") return body;
   if (body.trim() === "") return ctx.fail(exitCodes.usage, `the message is empty${text === "-" ? " (stdin)" : ""}.`);
   return body;
 }

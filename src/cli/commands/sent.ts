@@ -34,14 +34,15 @@ export const sent: Command = {
       const wanted = values.from.trim();
       if (wanted === "") return ctx.fail(exitCodes.usage, "--from names no session.");
       const resolved = resolveAddress(wanted, undefined, running);
-      const isRunning = resolved.isOk() && running.some((s) => s.address === resolved.value);
+      const live = resolved.isOk() ? running.find((s) => s.address === resolved.value)?.address : undefined;
       // A session not running is named by its full id, and only one that has a mailbox folder.
-      if (!isRunning && !(isAddress(wanted) && existsSync(join(ctx.mailRoot, wanted)))) {
+      const sender = live ?? (isAddress(wanted) && existsSync(join(ctx.mailRoot, wanted)) ? wanted : undefined);
+      if (sender === undefined) {
         const why = resolved.isErr() ? `${describeAddressError(resolved.error)} ` : `${wanted} is not running. `;
         const code = resolved.isErr() && resolved.error.kind !== "not-found" ? exitCodes.error : exitCodes.gone;
         return ctx.fail(code, `${why}No mailbox folder is named that either.`);
       }
-      senders = [resolved.isOk() && isRunning ? resolved.value : (wanted as Address)];
+      senders = [sender];
     } else {
       // No shell address yet: this shell never sent anything.
       const base = knownShellAddress(ctx.mailRoot);
