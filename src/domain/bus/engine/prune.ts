@@ -35,14 +35,17 @@ interface PruneOutcome {
 }
 
 function prune(ctx: BusContext, selfId: string | undefined): Result<PruneOutcome, BusError> {
+  // Inboxes are listed before the records are read: a join writes its record before it makes its
+  // inbox, so every inbox listed here has its record in the read below. Listed after, a session
+  // joining between the two reads had an inbox and no record yet, and its new inbox was dropped.
+  const inboxes = fromStore(ctx.store.listInboxes());
+  if (inboxes.isErr()) return err(inboxes.error);
   const claims = fromStore(ctx.store.listClaims());
   if (claims.isErr()) return err(claims.error);
   const peers = readPeers(ctx);
   if (peers.isErr()) return err(peers.error);
   const owners = unlistedOwners(ctx, peers.value, claims.value.claims);
   if (owners.isErr()) return err(owners.error);
-  const inboxes = fromStore(ctx.store.listInboxes());
-  if (inboxes.isErr()) return err(inboxes.error);
   const nowMs = ctx.clock.now();
   const lapsed = lapsedObserved(ctx, claims.value.claims, claims.value.marks);
   const plan = planPrune({

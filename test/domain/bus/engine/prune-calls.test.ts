@@ -42,4 +42,34 @@ describe("the prune", () => {
     expect(view.sessions.find((s) => s.id === idOf.alice)?.state).toBe("gone");
     expect(h.claimFiles()).toEqual([]);
   });
+
+  it("never drops the inbox of a session that joins between its read of the records and its listing of inboxes", () => {
+    const h = createBusHarness();
+    let step: (() => void) | undefined;
+    const alice = h.start("alice", {
+      wrapFs: (fs) => ({
+        ...fs,
+        opendirSync(path: string) {
+          const dir = fs.opendirSync(path);
+          const run = step;
+          if (path !== `${busRoot}/sessions` || run === undefined) return dir;
+          step = undefined;
+          return {
+            readSync: () => dir.readSync(),
+            closeSync() {
+              dir.closeSync();
+              run();
+            },
+          } as typeof dir;
+        },
+      }),
+    });
+    alice.engine.join({ label: "alice" });
+    const bob = h.start("bob");
+    // bob writes its record, then makes its inbox, just after alice's prune read sessions/.
+    step = () => expect(bob.engine.join({ label: "bob" }).isOk()).toBe(true);
+    alice.engine.status();
+    expect(step).toBeUndefined();
+    expect(h.vol.existsSync(`${busRoot}/inbox/${idOf.bob}`)).toBe(true);
+  });
 });
